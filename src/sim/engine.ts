@@ -1,0 +1,562 @@
+/**
+ * The simulation engine: one global event queue, clock domains, unit actors, ports and links,
+ * and RxJS observation streams (DESIGN.md §2-§4).
+ *
+ * Units are XState v5 actors whose input is their {@link UnitIo}. The engine delivers messages
+ * by waking units (batched: one `{type: 'wake'}` per unit per time) or, for control statecharts,
+ * one event per message. Statechart `after` delays run on a clock adapter over the same queue,
+ * counted in cycles of the unit's clock. Everything is ordered by (time, priority, sequence), so
+ * a scenario and its seed give the same trace and statistics on every run.
+ */
+import { Subject } from 'rxjs';
+import { createActor, StateMachine, type AnyActorRef } from 'xstate';
+import { SimulationError } from '../errors.ts';
+import { Link, type LinkHost, type LinkSpec } from '../messaging/link.ts';
+import type { Message } from '../messaging/message.ts';
+import { InPort, OutPort, type PortHost, type PortOwner } from '../messaging/port.ts';
+import { StatsRegistry, type Counter, type Histogram } from '../stats/registry.ts';
+import { EventQueue, Priority, type EventHandler, type EventRecord } from './event-queue.ts';
+import { Prng } from './prng.ts';
+import { ClockDomain, type Picoseconds } from './time.ts';
+import type { DeliveryMode, SpanRecord, UnitDefinition, UnitIo } from './unit.ts';
+
+/** A change of a statechart unit's state value. */
+export interface StateChange {
+  readonly time: Picoseconds;
+  readonly unit: string;
+  /** The state value, JSON-encoded when nested (e.g. `{"active":"issuing"}`). */
+  readonly value: string;
+}
+
+/** A port buffer occupancy sample. */
+export interface OccupancySample {
+  readonly time: Picoseconds;
+  /** `unit.port`. */
+  readonly port: string;
+  readonly value: number;
+}
+
+/** Engine construction options. */
+export interface EngineOptions {
+  /** Run seed (32-bit). Default 1. */
+  seed?: number;
+  /** Interval between time-series samples, ps; 0 disables sampling. Default 0. */
+  sampleIntervalPs?: Picoseconds;
+  /**
+   * When false, observation hooks are compiled out of the hot path (streams never fire).
+   * Used only by the benchmark to measure the cost of tracing being off. Default true.
+   */
+  observable?: boolean;
+}
+
+/** Why {@link Engine.run} returned. */
+export type StopReason = 'idle' | 'timeLimit' | 'predicate' | 'paused';
+
+/** Outcome of a run call. */
+export interface RunResult {
+  readonly reason: StopReason;
+  /** Simulated time at return, ps. */
+  readonly time: Picoseconds;
+  /** Units that still report pending work (only meaningful when `reason` is `idle`). */
+  readonly pendingUnits: readonly { unit: string; work: string }[];
+}
+
+const WAKE_EVENT = { type: 'wake' } as const;
+
+/** Per-instance runtime: the unit's io, its actor and its wake bookkeeping. */
+class UnitRuntime implements UnitIo, PortOwner, EventHandler {
+  readonly name: string;
+  readonly kind: string;
+  readonly clock: ClockDomain;
+  readonly prng: Prng;
+  readonly definition: UnitDefinition;
+  readonly params: unknown;
+  readonly delivery: DeliveryMode;
+  readonly outPorts = new Map<string, OutPort>();
+  readonly inPorts = new Map<string, InPort>();
+  /** In-ports in declaration order (perMessage draining order). */
+  readonly inPortList: InPort[] = [];
+  actor: AnyActorRef | null = null;
+  isStatechart = false;
+  failure: unknown = null;
+  private readonly engine: Engine;
+  /** Times at which a wake is already queued (small, usually 0-2 entries). */
+  private readonly wakeTimes: number[] = [];
+  /** A wake requested for a reason other than an arrival (timer, port room, start). */
+  private explicitWake = false;
+
+  constructor(engine: Engine, name: string, definition: UnitDefinition, clock: ClockDomain, params: unknown) {
+    this.engine = engine;
+    this.name = name;
+    this.kind = definition.kind;
+    this.definition = definition;
+    this.clock = clock;
+    this.params = params;
+    this.delivery = definition.delivery;
+    this.prng = engine.prng.fork(name);
+  }
+
+  get now(): Picoseconds {
+    return this.engine.now;
+  }
+
+  get cycle(): number {
+    return this.clock.cycleAt(this.engine.now);
+  }
+
+  get stats(): StatsRegistry {
+    return this.engine.stats;
+  }
+
+  get tracing(): boolean {
+    return this.engine.spansObserved;
+  }
+
+  out(port: string): OutPort {
+    const p = this.outPorts.get(port);
+    if (p === undefined) throw new SimulationError(`unit ${this.name} (${this.kind}) has no output port '${port}'`);
+    return p;
+  }
+
+  in(port: string): InPort {
+    const p = this.inPorts.get(port);
+    if (p === undefined) throw new SimulationError(`unit ${this.name} (${this.kind}) has no input port '${port}'`);
+    return p;
+  }
+
+  wakeAt(time: Picoseconds): void {
+    if (time < this.engine.now) throw new SimulationError(`unit ${this.name}: wakeAt(${time}) is in the past (now ${this.engine.now})`);
+    this.explicitWake = true;
+    this.scheduleWake(time);
+  }
+
+  wakeInCycles(cycles: number): void {
+    this.wakeAt(this.clock.timeAfterCycles(this.engine.now, cycles));
+  }
+
+  /** Wake because a message arrived or a port freed room (at `now`). */
+  wakeForPort(explicit: boolean): void {
+    if (explicit) this.explicitWake = true;
+    this.scheduleWake(this.engine.now);
+  }
+
+  private scheduleWake(time: Picoseconds): void {
+    const times = this.wakeTimes;
+    for (let i = 0; i < times.length; i++) if (times[i] === time) return;
+    times.push(time);
+    this.engine.queue.push(time, Priority.wake, this, time);
+  }
+
+  counter(name: string, description = '', unit = 'count'): Counter {
+    return this.engine.stats.counter(`${this.name}.${name}`, description, unit);
+  }
+
+  histogram(name: string, bounds: readonly number[], description = '', unit = 'count'): Histogram {
+    return this.engine.stats.histogram(`${this.name}.${name}`, bounds, description, unit);
+  }
+
+  span(name: string, start: Picoseconds, end: Picoseconds, msgId = -1, reason?: string, tags?: Record<string, string | number | boolean>): void {
+    const engine = this.engine;
+    if (!engine.spansObserved) return;
+    const rec: SpanRecord = { unit: this.name, name, start, end, msgId, ...(reason ? { reason } : {}), ...(tags ? { tags } : {}) };
+    engine.spans$.next(rec);
+  }
+
+  /** Wake event fired. */
+  fire(data: unknown): void {
+    const time = data as number;
+    const times = this.wakeTimes;
+    const i = times.indexOf(time);
+    if (i >= 0) {
+      times[i] = times[times.length - 1]!;
+      times.pop();
+    }
+    if (this.delivery === 'batch') {
+      this.explicitWake = false;
+      this.send(WAKE_EVENT);
+      return;
+    }
+    // perMessage: every waiting message becomes one event, then a plain wake if one was asked for.
+    const ports = this.inPortList;
+    for (let p = 0; p < ports.length; p++) {
+      const port = ports[p]!;
+      let msg: Message | undefined;
+      while ((msg = port.recv()) !== undefined) this.send({ type: msg.kind, message: msg });
+    }
+    if (this.explicitWake) {
+      this.explicitWake = false;
+      this.send(WAKE_EVENT);
+    }
+  }
+
+  send(event: { type: string; message?: Message }): void {
+    const engine = this.engine;
+    engine.actorEvents.value++;
+    if (this.isStatechart) engine.statechartEvents.value++;
+    this.actor!.send(event);
+    if (this.failure !== null) throw this.wrapFailure();
+  }
+
+  wrapFailure(): SimulationError {
+    const f = this.failure;
+    if (f instanceof SimulationError) return f;
+    const msg = f instanceof Error ? f.message : String(f);
+    return new SimulationError(`unit ${this.name} (${this.kind}) failed at ${this.engine.now} ps: ${msg}`, { unit: this.name, cause: f });
+  }
+}
+
+/**
+ * The discrete-event engine. Build it (clocks, units, links), call {@link start}, then
+ * {@link run} / {@link runUntil} / {@link step}.
+ */
+export class Engine implements PortHost, LinkHost {
+  /** The global event queue. */
+  readonly queue = new EventQueue();
+  /** Run seed. */
+  readonly seed: number;
+  /** Root PRNG; units get `prng.fork(instanceName)`. */
+  readonly prng: Prng;
+  /** All statistics of the run. */
+  readonly stats = new StatsRegistry();
+  /** Every delivered message, at its delivery time. */
+  readonly delivered$ = new Subject<Message>();
+  /** Statechart units' state changes. */
+  readonly stateChanges$ = new Subject<StateChange>();
+  /** Spans emitted by units (busy intervals, requests, stalls). */
+  readonly spans$ = new Subject<SpanRecord>();
+  /** Port occupancy changes. */
+  readonly occupancy$ = new Subject<OccupancySample>();
+  /** Time-series samples: `[time, values in registry order]`. */
+  readonly samples$ = new Subject<{ time: Picoseconds; values: Record<string, number> }>();
+  /** Events fired so far. */
+  readonly events: Counter;
+  /** Messages delivered so far. */
+  readonly messagesDelivered: Counter;
+  /** Events sent to actors (any logic). */
+  readonly actorEvents: Counter;
+  /** Events sent to statechart actors (the expensive kind; DESIGN.md §3). */
+  readonly statechartEvents: Counter;
+
+  private _now: Picoseconds = 0;
+  private nextMsgId = 0;
+  private readonly clocks = new Map<string, ClockDomain>();
+  private readonly units = new Map<string, UnitRuntime>();
+  private readonly links: Link[] = [];
+  private started = false;
+  private pauseRequested = false;
+  private readonly observable: boolean;
+  private readonly sampleIntervalPs: number;
+  private samplerScheduled = false;
+  private readonly samplerHandler: EventHandler;
+
+  constructor(options: EngineOptions = {}) {
+    this.seed = (options.seed ?? 1) | 0;
+    this.prng = new Prng(this.seed);
+    this.observable = options.observable ?? true;
+    this.sampleIntervalPs = options.sampleIntervalPs ?? 0;
+    this.events = this.stats.counter('engine.events', 'events fired by the global queue');
+    this.messagesDelivered = this.stats.counter('engine.messages_delivered', 'messages delivered to input ports');
+    this.actorEvents = this.stats.counter('engine.actor_events', 'events the engine sent to unit actors');
+    this.statechartEvents = this.stats.counter('engine.statechart_events', 'events sent to statechart (createMachine) actors');
+    this.stats.derived('engine.sim_time_ps', () => this._now, 'simulated time', 'ps');
+    this.samplerHandler = { fire: () => this.sampleTick() };
+  }
+
+  /** Current simulated time, ps. */
+  get now(): Picoseconds {
+    return this._now;
+  }
+
+  /** Whether span observers exist. */
+  get spansObserved(): boolean {
+    return this.observable && this.spans$.observed;
+  }
+
+  /** Whether occupancy observers exist. */
+  get occupancyObserved(): boolean {
+    return this.observable && this.occupancy$.observed;
+  }
+
+  nextMessageId(): number {
+    return this.nextMsgId++;
+  }
+
+  wakeOwner(owner: PortOwner, explicit: boolean): void {
+    (owner as UnitRuntime).wakeForPort(explicit);
+  }
+
+  reportOccupancy(port: OutPort | InPort, occupancy: number): void {
+    this.occupancy$.next({ time: this._now, port: port.fullName, value: occupancy });
+  }
+
+  delivered(msg: Message): void {
+    this.messagesDelivered.value++;
+    if (this.observable && this.delivered$.observed) this.delivered$.next(msg);
+  }
+
+  /**
+   * Declares a clock domain.
+   * @throws SimulationError when the name exists with another frequency
+   */
+  addClock(name: string, frequencyHz: number): ClockDomain {
+    const existing = this.clocks.get(name);
+    if (existing !== undefined) {
+      if (existing.frequencyHz !== frequencyHz) throw new SimulationError(`clock '${name}' declared twice with different frequencies`);
+      return existing;
+    }
+    const clock = new ClockDomain(name, frequencyHz);
+    this.clocks.set(name, clock);
+    return clock;
+  }
+
+  /** A declared clock. @throws SimulationError when unknown */
+  clock(name: string): ClockDomain {
+    const c = this.clocks.get(name);
+    if (c === undefined) throw new SimulationError(`unknown clock domain '${name}' (declared: ${[...this.clocks.keys()].join(', ') || 'none'})`);
+    return c;
+  }
+
+  /**
+   * Adds a unit instance. `params` must already be validated by `definition.params`.
+   * @throws SimulationError for a duplicate name, an unknown clock, or after {@link start}
+   */
+  addUnit(name: string, definition: UnitDefinition, clockName: string, params: unknown): UnitIo {
+    if (this.started) throw new SimulationError(`cannot add unit ${name} after start`);
+    if (this.units.has(name)) throw new SimulationError(`duplicate unit name '${name}'`);
+    const rt = new UnitRuntime(this, name, definition, this.clock(clockName), params);
+    const p = params as Record<string, unknown>;
+    for (const port of definition.ports) {
+      const count = port.countParam === undefined ? -1 : Number(p[port.countParam]);
+      if (port.countParam !== undefined && !(Number.isInteger(count) && count >= 0)) {
+        throw new SimulationError(`unit ${name}: port array '${port.name}' needs integer parameter '${port.countParam}'`);
+      }
+      const cap = typeof port.capacity === 'string' ? Number(p[port.capacity]) : port.capacity ?? 2;
+      const names = count < 0 ? [port.name] : Array.from({ length: count }, (_, i) => `${port.name}[${i}]`);
+      for (const portName of names) {
+        if (port.direction === 'out') rt.outPorts.set(portName, new OutPort(this, rt, portName, cap));
+        else {
+          const ip = new InPort(this, rt, portName, cap);
+          rt.inPorts.set(portName, ip);
+          rt.inPortList.push(ip);
+        }
+      }
+    }
+    this.units.set(name, rt);
+    return rt;
+  }
+
+  /** Names of all units, in creation order. */
+  unitNames(): string[] {
+    return [...this.units.keys()];
+  }
+
+  /** The io of a unit (for tests and tools). @throws SimulationError when unknown */
+  unit(name: string): UnitIo {
+    const u = this.units.get(name);
+    if (u === undefined) throw new SimulationError(`unknown unit '${name}'`);
+    return u;
+  }
+
+  /** The current snapshot of a unit's actor (for tests, tools and reports). */
+  snapshot(name: string): unknown {
+    const u = this.units.get(name);
+    if (u === undefined || u.actor === null) throw new SimulationError(`unknown or unstarted unit '${name}'`);
+    return u.actor.getSnapshot();
+  }
+
+  /**
+   * Connects `fromUnit.fromPort` (an out-port) to `toUnit.toPort` (an in-port).
+   * @param clockName clock the wire is serviced on; default the receiver's
+   * @throws SimulationError for unknown units or ports, or ports already connected
+   */
+  connect(fromUnit: string, fromPort: string, toUnit: string, toPort: string, spec: LinkSpec, clockName?: string): Link {
+    const src = this.units.get(fromUnit);
+    const dst = this.units.get(toUnit);
+    if (src === undefined) throw new SimulationError(`link source: unknown unit '${fromUnit}'`);
+    if (dst === undefined) throw new SimulationError(`link destination: unknown unit '${toUnit}'`);
+    const out = src.outPorts.get(fromPort);
+    const inp = dst.inPorts.get(toPort);
+    if (out === undefined) throw new SimulationError(`link source: unit ${fromUnit} has no output port '${fromPort}' (has: ${[...src.outPorts.keys()].join(', ') || 'none'})`);
+    if (inp === undefined) throw new SimulationError(`link destination: unit ${toUnit} has no input port '${toPort}' (has: ${[...dst.inPorts.keys()].join(', ') || 'none'})`);
+    const clock = clockName === undefined ? dst.clock : this.clock(clockName);
+    const link = new Link(this, out, inp, clock, dst.clock, spec);
+    this.links.push(link);
+    return link;
+  }
+
+  /** All links, in creation order. */
+  allLinks(): readonly Link[] {
+    return this.links;
+  }
+
+  /** Ports that no link connects: `unit.port` names. */
+  unconnectedPorts(): string[] {
+    const out: string[] = [];
+    for (const u of this.units.values()) {
+      for (const p of u.outPorts.values()) if (!p.isBound) out.push(p.fullName);
+      for (const p of u.inPorts.values()) if (!p.isBound) out.push(p.fullName);
+    }
+    return out;
+  }
+
+  /**
+   * Creates and starts every unit's actor and gives each batch unit one wake at time 0.
+   * @throws SimulationError when already started or a unit fails to start
+   */
+  start(): void {
+    if (this.started) throw new SimulationError('engine already started');
+    this.started = true;
+    for (const rt of this.units.values()) {
+      const logic = rt.definition.logic(rt.params);
+      rt.isStatechart = logic instanceof StateMachine;
+      const actor = createActor(logic, { input: rt, id: rt.name, clock: this.clockAdapter(rt) });
+      rt.actor = actor;
+      actor.subscribe({
+        next: rt.isStatechart ? this.stateWatcher(rt) : undefined,
+        error: (err: unknown) => {
+          rt.failure = err;
+        },
+      });
+      actor.start();
+      if (rt.failure !== null) throw rt.wrapFailure();
+      if (rt.delivery === 'batch') rt.wakeAt(0);
+    }
+    this.scheduleSampler();
+  }
+
+  private stateWatcher(rt: UnitRuntime): (snapshot: any) => void {
+    let last = '';
+    return (snapshot: any) => {
+      const v = snapshot.value;
+      const value = typeof v === 'string' ? v : JSON.stringify(v);
+      if (value === last) return;
+      last = value;
+      if (this.observable && this.stateChanges$.observed) this.stateChanges$.next({ time: this._now, unit: rt.name, value });
+    };
+  }
+
+  /** XState clock over the global queue: delays are cycles of the unit's clock. */
+  private clockAdapter(rt: UnitRuntime) {
+    const engine = this;
+    return {
+      setTimeout(fn: (...args: any[]) => void, cycles: number) {
+        const time = cycles <= 0 ? engine._now : rt.clock.timeAfterCycles(engine._now, cycles);
+        const rec = engine.queue.push(time, Priority.timer, {
+          fire: () => {
+            engine.actorEvents.value++;
+            if (rt.isStatechart) engine.statechartEvents.value++;
+            fn();
+            if (rt.failure !== null) throw rt.wrapFailure();
+          },
+        }, null);
+        return { rec, seq: rec.seq };
+      },
+      clearTimeout(id: { rec: EventRecord; seq: number } | undefined) {
+        if (id !== undefined && id.rec.seq === id.seq && id.rec.handler !== null) engine.queue.cancel(id.rec);
+      },
+    };
+  }
+
+  private scheduleSampler(): void {
+    if (this.sampleIntervalPs <= 0 || this.samplerScheduled || this.stats.series().length === 0) return;
+    this.samplerScheduled = true;
+    const next = (Math.floor(this._now / this.sampleIntervalPs) + 1) * this.sampleIntervalPs;
+    this.queue.push(next, Priority.sample, this.samplerHandler, null);
+  }
+
+  private sampleTick(): void {
+    this.samplerScheduled = false;
+    this.stats.sample(this._now);
+    if (this.observable && this.samples$.observed) {
+      const values: Record<string, number> = {};
+      for (const s of this.stats.series()) values[s.name] = s.values[s.values.length - 1]!;
+      this.samples$.next({ time: this._now, values });
+    }
+    // Keep sampling only while the model has other work; otherwise the run could never go idle.
+    if (this.queue.size > 0) this.scheduleSampler();
+  }
+
+  /** Asks a running {@link run} to return after the current event (from a unit or observer). */
+  pause(): void {
+    this.pauseRequested = true;
+  }
+
+  /**
+   * Fires the next event.
+   * @returns false when the queue is empty
+   * @throws SimulationError when a unit fails
+   */
+  step(): boolean {
+    const rec = this.queue.pop();
+    if (rec === null) return false;
+    this._now = rec.time;
+    const handler = rec.handler!;
+    const data = rec.data;
+    this.queue.release(rec);
+    this.events.value++;
+    handler.fire(data, this._now);
+    return true;
+  }
+
+  /**
+   * Runs until the queue is empty, {@link pause} is called, or simulated time would pass
+   * `limit` ps (events at exactly `limit` fire).
+   */
+  run(limit: Picoseconds = Infinity): RunResult {
+    return this.runLoop(limit, null);
+  }
+
+  /**
+   * Runs until `until` is reached: a time in ps (as {@link run}) or a predicate checked after
+   * every event (the run stops right after the event that made it true).
+   */
+  runUntil(until: Picoseconds | ((engine: Engine) => boolean)): RunResult {
+    return typeof until === 'number' ? this.runLoop(until, null) : this.runLoop(Infinity, until);
+  }
+
+  private runLoop(limit: Picoseconds, predicate: ((engine: Engine) => boolean) | null): RunResult {
+    if (!this.started) this.start();
+    this.pauseRequested = false;
+    const queue = this.queue;
+    for (;;) {
+      if (this.pauseRequested) {
+        this.pauseRequested = false;
+        return this.result('paused');
+      }
+      const t = queue.peekTime();
+      if (t === Infinity) return this.result('idle');
+      if (t > limit) {
+        this._now = limit;
+        return this.result('timeLimit');
+      }
+      this.step();
+      if (predicate !== null && predicate(this)) return this.result('predicate');
+    }
+  }
+
+  private result(reason: StopReason): RunResult {
+    const pendingUnits: { unit: string; work: string }[] = [];
+    if (reason === 'idle') {
+      for (const u of this.units.values()) {
+        const fn = u.definition.pendingWork;
+        const work = fn && u.actor ? fn(u.actor.getSnapshot()) : null;
+        const waiting = [...u.inPorts.values()].filter((p) => p.length > 0).map((p) => `${p.name}: ${p.length} unconsumed`);
+        const outWaiting = [...u.outPorts.values()].filter((p) => p.buffer.length > 0).map((p) => `${p.name}: ${p.buffer.length} unsent`);
+        const parts = [work, ...waiting, ...outWaiting].filter((x): x is string => !!x);
+        if (parts.length > 0) pendingUnits.push({ unit: u.name, work: parts.join('; ') });
+      }
+    }
+    return { reason, time: this._now, pendingUnits };
+  }
+
+  /** Stops every actor and link subscription. */
+  dispose(): void {
+    for (const u of this.units.values()) u.actor?.stop();
+    for (const l of this.links) l.dispose();
+    this.delivered$.complete();
+    this.stateChanges$.complete();
+    this.spans$.complete();
+    this.occupancy$.complete();
+    this.samples$.complete();
+  }
+}

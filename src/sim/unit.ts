@@ -1,0 +1,153 @@
+/**
+ * Units: hardware blocks as XState actors, and the registry of unit kinds (DESIGN.md §3).
+ *
+ * A unit kind is described once by a {@link UnitDefinition}: its ports, its parameters (a zod
+ * schema whose fields carry units in their descriptions), the statistics it produces and the
+ * XState logic that implements it. The engine creates one actor per instance, passing a
+ * {@link UnitIo} as the actor's `input`: the unit's only window on the world. Units never hold
+ * each other's actor refs; they send on ports.
+ */
+import type { AnyActorLogic } from 'xstate';
+import type { z } from 'zod';
+import type { InPort, OutPort } from '../messaging/port.ts';
+import type { Counter, Histogram, StatsRegistry } from '../stats/registry.ts';
+import type { Prng } from './prng.ts';
+import type { ClockDomain, Picoseconds } from './time.ts';
+
+/** One port (or port array) of a unit kind. */
+export interface PortDescriptor {
+  /** Port name; an array port `in` with count 4 gives instances `in[0]`..`in[3]`. */
+  readonly name: string;
+  readonly direction: 'in' | 'out';
+  readonly description: string;
+  /** Message kinds that travel on this port. */
+  readonly messageKinds: readonly string[];
+  /** For port arrays: the name of the numeric parameter giving the count. */
+  readonly countParam?: string;
+  /** Buffer capacity in messages, or the name of the numeric parameter giving it. Default 2. */
+  readonly capacity?: number | string;
+}
+
+/** One statistic a unit kind produces (registered as `<instance>.<name>`). */
+export interface StatDescriptor {
+  readonly name: string;
+  readonly unit: string;
+  readonly description: string;
+}
+
+/**
+ * How the engine hands messages to the actor.
+ * - `batch`: one `{type: 'wake'}` event per unit per time at most; the unit pops its in-ports.
+ *   For datapath units (DESIGN.md §3: never a statechart event per message).
+ * - `perMessage`: each arriving message becomes one event `{type: message.kind, message}`.
+ *   For control statecharts, whose message rate is low.
+ */
+export type DeliveryMode = 'batch' | 'perMessage';
+
+/** Describes a unit kind; registered in a {@link UnitRegistry}. */
+export interface UnitDefinition<P = any> {
+  /** Kind name used in scenarios, camelCase, e.g. `fixedLatencyMemory`. */
+  readonly kind: string;
+  /** One-paragraph description. */
+  readonly description: string;
+  /** Where the model comes from (paper section, GPGPU-Sim option), if anywhere. */
+  readonly source?: string;
+  /** Parameter schema; descriptions give units (cycles, bytes). Defaults fill omitted fields. */
+  readonly params: z.ZodType<P>;
+  readonly ports: readonly PortDescriptor[];
+  readonly stats: readonly StatDescriptor[];
+  readonly delivery: DeliveryMode;
+  /** Builds the actor logic; the actor's input is the instance's {@link UnitIo}. */
+  readonly logic: (params: P) => AnyActorLogic;
+  /**
+   * Describes pending work for deadlock reports (e.g. `3 requests queued`), or `null` when the
+   * unit is idle. Receives the actor's current snapshot.
+   */
+  readonly pendingWork?: (snapshot: any) => string | null;
+}
+
+/** Identity helper that keeps the params type of a unit definition. */
+export function defineUnit<P>(definition: UnitDefinition<P>): UnitDefinition<P> {
+  return definition;
+}
+
+/** A span of activity on a unit, for traces (busy interval, outstanding request, stall). */
+export interface SpanRecord {
+  readonly unit: string;
+  readonly name: string;
+  /** Start and end, ps. */
+  readonly start: Picoseconds;
+  readonly end: Picoseconds;
+  /** Message id this span belongs to, or -1. */
+  readonly msgId: number;
+  /** Why the work waited, when it is a stall (`mshrFull`, `portFull`, `bankBusy`, ...). */
+  readonly reason?: string;
+  readonly tags?: Readonly<Record<string, string | number | boolean>>;
+}
+
+/**
+ * A unit instance's window on the simulator: its ports, clock, timers, PRNG, statistics and
+ * trace hooks. Passed as the actor's `input`.
+ */
+export interface UnitIo {
+  /** Hierarchical instance name, e.g. `GPU.SM[3].L1D`. */
+  readonly name: string;
+  /** Kind name. */
+  readonly kind: string;
+  /** The unit's clock domain. */
+  readonly clock: ClockDomain;
+  /** Current simulated time, ps. */
+  readonly now: Picoseconds;
+  /** Current cycle of the unit's clock (last edge at or before `now`). */
+  readonly cycle: number;
+  /** Per-instance PRNG stream (forked from the run seed by instance name). */
+  readonly prng: Prng;
+  /**
+   * Output port by name (`req`, `out[2]`).
+   * @throws SimulationError for an unknown port
+   */
+  out(port: string): OutPort;
+  /**
+   * Input port by name.
+   * @throws SimulationError for an unknown port
+   */
+  in(port: string): InPort;
+  /** Wakes this unit at time `time` ps (>= now); duplicates at one time fold into one wake. */
+  wakeAt(time: Picoseconds): void;
+  /** Wakes this unit `cycles` (>= 1) edges of its clock after the current edge. */
+  wakeInCycles(cycles: number): void;
+  /** Registers a counter named `<instance>.<name>`. */
+  counter(name: string, description?: string, unit?: string): Counter;
+  /** Registers a histogram named `<instance>.<name>`. */
+  histogram(name: string, bounds: readonly number[], description?: string, unit?: string): Histogram;
+  /** The run's statistics registry (for global stats). */
+  readonly stats: StatsRegistry;
+  /** True when someone observes spans: build span tags only then. */
+  readonly tracing: boolean;
+  /** Emits a span (no-op when nobody observes). */
+  span(name: string, start: Picoseconds, end: Picoseconds, msgId?: number, reason?: string, tags?: Record<string, string | number | boolean>): void;
+}
+
+/** Registry of unit kinds by name. */
+export class UnitRegistry {
+  private readonly kinds = new Map<string, UnitDefinition>();
+
+  /**
+   * Adds a kind.
+   * @throws Error when the kind name is taken
+   */
+  register(definition: UnitDefinition): void {
+    if (this.kinds.has(definition.kind)) throw new Error(`unit kind '${definition.kind}' registered twice`);
+    this.kinds.set(definition.kind, definition);
+  }
+
+  /** The definition of `kind`, or `undefined`. */
+  get(kind: string): UnitDefinition | undefined {
+    return this.kinds.get(kind);
+  }
+
+  /** Every kind, sorted by name. */
+  list(): UnitDefinition[] {
+    return [...this.kinds.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+  }
+}
