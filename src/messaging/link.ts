@@ -61,6 +61,8 @@ export class Link implements PortListener {
   /** First link cycle the wire is free again (byte serialisation). */
   private wireFreeCycle = 0;
   private lastServiceCycle = -1;
+  /** Messages still injectable in `lastServiceCycle` (message-bandwidth links). */
+  private budgetLeft = 0;
   private waitingForCredit = false;
   private readonly serviceHandler: EventHandler;
   private readonly deliverHandler: EventHandler;
@@ -104,12 +106,22 @@ export class Link implements PortListener {
     }
   }
 
-  /** Schedules a service at the next usable edge, if not already scheduled. */
+  /**
+   * Services the wire now when `now` is an edge of the link clock not yet serviced (saves a
+   * queue event per hop; same result as a service event at this time), else schedules a service
+   * at the next usable edge.
+   */
   private kick(): void {
     if (this.serviceScheduled) return;
     const clock = this.clock;
-    let cycle = clock.cycleAtOrAfter(this.host.now);
-    if (cycle <= this.lastServiceCycle) cycle = this.lastServiceCycle + 1;
+    const now = this.host.now;
+    let cycle = clock.cycleAtOrAfter(now);
+    const fresh = cycle > this.lastServiceCycle || (cycle === this.lastServiceCycle && this.budgetLeft > 0 && this.bytesPerCycle === 0);
+    if (fresh && cycle >= this.wireFreeCycle && clock.timeOfCycle(cycle) === now) {
+      this.service();
+      return;
+    }
+    if (cycle < this.lastServiceCycle || (cycle === this.lastServiceCycle && !fresh)) cycle = this.lastServiceCycle + 1;
     if (cycle < this.wireFreeCycle) cycle = this.wireFreeCycle;
     this.serviceScheduled = true;
     this.host.queue.push(clock.timeOfCycle(cycle), Priority.link, this.serviceHandler, null);
@@ -120,6 +132,7 @@ export class Link implements PortListener {
     const now = this.host.now;
     const clock = this.clock;
     const cycle = clock.cycleAt(now);
+    if (cycle !== this.lastServiceCycle) this.budgetLeft = this.messagesPerCycle;
     this.lastServiceCycle = cycle;
     const from = this.from;
     const to = this.to;
@@ -144,15 +157,14 @@ export class Link implements PortListener {
       const tailTime = flits > 1 ? this.dstClock.timeAfterCycles(clock.timeOfCycle(cycle + flits - 1), this.latencyCycles) : deliverTime;
       this.inject(msg, tailTime, queue);
     } else {
-      let budget = this.messagesPerCycle;
-      while (budget > 0 && from.buffer.length > 0) {
+      while (this.budgetLeft > 0 && from.buffer.length > 0) {
         if (to.credits <= 0) {
           this.waitingForCredit = true;
           this.creditStallCycles++;
           return;
         }
+        this.budgetLeft--;
         this.inject(from.take()!, deliverTime, queue);
-        budget--;
       }
     }
     if (from.buffer.length > 0) this.kick();
