@@ -345,6 +345,25 @@ export class Engine implements PortHost, LinkHost {
     return rt;
   }
 
+  /** Port names of a unit in one direction, in declaration order. @throws SimulationError when unknown */
+  portNames(unit: string, direction: 'in' | 'out'): string[] {
+    const u = this.units.get(unit);
+    if (u === undefined) throw new SimulationError(`unknown unit '${unit}'`);
+    return [...(direction === 'in' ? u.inPorts : u.outPorts).keys()];
+  }
+
+  /** Kind of a unit. @throws SimulationError when unknown */
+  unitKind(unit: string): string {
+    const u = this.units.get(unit);
+    if (u === undefined) throw new SimulationError(`unknown unit '${unit}'`);
+    return u.kind;
+  }
+
+  /** Declared clock domains. */
+  allClocks(): ClockDomain[] {
+    return [...this.clocks.values()];
+  }
+
   /** Names of all units, in creation order. */
   unitNames(): string[] {
     return [...this.units.keys()];
@@ -499,11 +518,11 @@ export class Engine implements PortHost, LinkHost {
   }
 
   /**
-   * Runs until the queue is empty, {@link pause} is called, or simulated time would pass
-   * `limit` ps (events at exactly `limit` fire).
+   * Runs until the queue is empty, {@link pause} is called, simulated time would pass `limit` ps
+   * (events at exactly `limit` fire), or `predicate` (checked after every event) returns true.
    */
-  run(limit: Picoseconds = Infinity): RunResult {
-    return this.runLoop(limit, null);
+  run(limit: Picoseconds = Infinity, predicate: ((engine: Engine) => boolean) | null = null): RunResult {
+    return this.runLoop(limit, predicate);
   }
 
   /**

@@ -19,12 +19,12 @@ export const reduceSmem: KernelReference = (input) =>
     const n = launch.u32(2);
     const src = launch.buffer(0, 'f32', n);
     const out = launch.buffer(1, 'f32', gridX);
-    const values = src.slice(0, n); // the kernel reads every input before any CTA's result is stored
+    if (launch.bufferName(0) === launch.bufferName(1)) launch.fail('in and out must be different buffers (CTAs would race)', 'args[1]');
     const slots = new Float64Array(blockX);
     for (let b = 0; b < gridX; b++) {
       for (let t = 0; t < blockX; t++) {
         let sum = 0;
-        for (let i = b * blockX + t; i < n; i += threads) sum = Math.fround(sum + values[i]!);
+        for (let i = b * blockX + t; i < n; i += threads) sum = Math.fround(sum + src[i]!);
         slots[t] = sum;
       }
       for (let s = blockX >>> 1; s > 0; s >>>= 1) {

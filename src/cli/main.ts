@@ -1,0 +1,175 @@
+/**
+ * The `warpstate` command line (commander).
+ *
+ * Exit codes: 0 the scenario ran and its checks passed; 1 a check failed; 2 bad input (file,
+ * line and field named on stderr, never a stack trace); 3 the simulated machine failed
+ * (deadlock, unit error), after writing partial statistics and traces.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError, Option } from 'commander';
+import { createUnitRegistry } from '../../machines/index.ts';
+import { InputError, SimulationError } from '../errors.ts';
+import { loadScenario } from '../scenario/loader.ts';
+import { runScenario } from '../scenario/run.ts';
+import { parseDuration } from '../sim/time.ts';
+import { exportPerfettoFile } from '../trace/perfetto.ts';
+import { diffTraceFiles } from '../trace/diff.ts';
+import { describeUnitKind } from './describe.ts';
+
+/** Exit codes of the CLI. */
+export const ExitCode = { ok: 0, checkFailed: 1, badInput: 2, simulationFailed: 3 } as const;
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function list(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+/** Builds the program; `out`/`err` are injectable for tests. */
+export function buildProgram(out: (s: string) => void, err: (s: string) => void, setExit: (code: number) => void): Command {
+  const program = new Command();
+  program
+    .name('warpstate')
+    .description('GPU microarchitecture simulator: hardware units as XState actors exchanging timestamped messages')
+    .version(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
+    .configureOutput({ writeOut: out, writeErr: err })
+    .exitOverride();
+
+  program
+    .command('run')
+    .description('run a scenario file (YAML or JSON) and print its statistics')
+    .argument('<scenario>', 'scenario file')
+    .option('--seed <n>', 'override the scenario seed', (v) => Number.parseInt(v, 10))
+    .option('--until <time>', 'stop at this simulated time (10us, 2500ns, 123ps)')
+    .option('--trace <file.jsonl>', 'write the message trace as JSON Lines')
+    .option('--perfetto <file.json>', 'write a Chrome Trace Event / Perfetto JSON file')
+    .option('--stats <file.json>', 'write statistics as JSON')
+    .option('--set <key=value>', 'override a scenario field (repeatable), e.g. units.MEM.params.latencyCycles=30', collect, [])
+    .option('--trace-units <globs>', 'trace only these units (comma-separated globs)', list)
+    .option('--trace-kinds <globs>', 'trace only these message kinds (comma-separated globs)', list)
+    .option('--trace-from <time>', 'trace window start')
+    .option('--trace-to <time>', 'trace window end')
+    .option('-q, --quiet', 'print only the check summary')
+    .action(async (file: string, opts) => {
+      const overrides: string[] = [...opts.set];
+      if (opts.seed !== undefined) {
+        if (!Number.isInteger(opts.seed)) throw new InputError({ file: '--seed' }, 'must be an integer');
+        overrides.push(`seed=${opts.seed}`);
+      }
+      const loaded = loadScenario(file, overrides);
+      const started = Date.now();
+      let lastReport = started;
+      const result = await runScenario(loaded, {
+        registry: createUnitRegistry(),
+        ...(opts.until !== undefined ? { until: opts.until } : {}),
+        ...(opts.trace !== undefined ? { tracePath: opts.trace } : {}),
+        ...(opts.perfetto !== undefined ? { perfettoPath: opts.perfetto } : {}),
+        ...(opts.stats !== undefined ? { statsPath: opts.stats } : {}),
+        traceFilter: {
+          ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
+          ...(opts.traceKinds ? { kinds: opts.traceKinds } : {}),
+          ...(opts.traceFrom ? { from: parseDuration(opts.traceFrom, { file: '--trace-from' }, 'trace-from') } : {}),
+          ...(opts.traceTo ? { to: parseDuration(opts.traceTo, { file: '--trace-to' }, 'trace-to') } : {}),
+        },
+        onProgress: (engine) => {
+          const now = Date.now();
+          if (now - lastReport >= 2000) {
+            lastReport = now;
+            err(`[warpstate] ${(engine.now / 1e6).toFixed(3)} us simulated, ${engine.events.value} events, ${((now - started) / 1000).toFixed(1)} s\n`);
+          }
+        },
+      });
+      if (!opts.quiet) {
+        out(`# scenario ${loaded.scenario.name} (seed ${result.engine.seed}): stopped (${result.run.reason}) at ${result.run.time} ps\n`);
+        out(result.engine.stats.format() + '\n');
+      }
+      for (const p of result.run.pendingUnits) out(`# pending: ${p.unit}: ${p.work}\n`);
+      for (const c of result.checks) out(`check ${c.passed ? 'PASS' : 'FAIL'}: ${c.description} (actual ${c.actual})\n`);
+      const passed = result.checks.filter((c) => c.passed).length;
+      out(`checks: ${passed} passed, ${result.checks.length - passed} failed\n`);
+      setExit(result.passed ? ExitCode.ok : ExitCode.checkFailed);
+    });
+
+  const trace = program.command('trace').description('work with message traces');
+  trace
+    .command('export')
+    .description('convert a JSONL trace to another format')
+    .argument('<trace.jsonl>', 'trace written by run --trace')
+    .addOption(new Option('--format <format>', 'output format').choices(['perfetto']).default('perfetto'))
+    .requiredOption('-o, --output <file>', 'output file')
+    .action(async (file: string, opts) => {
+      const n = await exportPerfettoFile(file, opts.output);
+      out(`wrote ${n} trace events to ${opts.output}\n`);
+    });
+  trace
+    .command('diff')
+    .description('report the first point where two traces diverge (e.g. two schedulers)')
+    .argument('<a.jsonl>')
+    .argument('<b.jsonl>')
+    .action(async (a: string, b: string) => {
+      const d = await diffTraceFiles(a, b);
+      if (d === null) {
+        out('traces are identical\n');
+        setExit(ExitCode.ok);
+      } else {
+        out(`traces diverge at line ${d.line}${d.time !== undefined ? ` (t = ${d.time} ps)` : ''}\n< ${d.a ?? '(end of file)'}\n> ${d.b ?? '(end of file)'}\n`);
+        setExit(ExitCode.checkFailed);
+      }
+    });
+
+  program
+    .command('units')
+    .description('list the unit kinds, or describe one (ports, parameters with units, statistics)')
+    .argument('[kind]')
+    .action((kind?: string) => {
+      const registry = createUnitRegistry();
+      if (kind === undefined) {
+        for (const d of registry.list()) out(`${d.kind.padEnd(24)} ${d.description}\n`);
+        return;
+      }
+      const d = registry.get(kind);
+      if (d === undefined) throw new InputError({ file: 'units' }, `unknown unit kind '${kind}'`, kind);
+      out(describeUnitKind(d));
+    });
+  return program;
+}
+
+/**
+ * Runs the CLI on `argv` (without node and script), returning the exit code. Never throws.
+ */
+export async function main(argv: readonly string[], out = (s: string) => void process.stdout.write(s), err = (s: string) => void process.stderr.write(s)): Promise<number> {
+  let code: number = ExitCode.ok;
+  const program = buildProgram(out, err, (c) => {
+    code = c;
+  });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.ok;
+      return ExitCode.badInput;
+    }
+    if (e instanceof InputError) {
+      err(`error: ${e.message}\n`);
+      return ExitCode.badInput;
+    }
+    if (e instanceof SimulationError) {
+      err(`simulation failed: ${e.message}\n`);
+      return ExitCode.simulationFailed;
+    }
+    err(`internal error: ${(e as Error).stack ?? String(e)}\n`);
+    return ExitCode.simulationFailed;
+  }
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
+if (invokedDirectly || process.env.WARPSTATE_CLI === '1') {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

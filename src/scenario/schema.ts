@@ -1,0 +1,134 @@
+/**
+ * The scenario file format (YAML or JSON), as one zod schema (DESIGN.md §5).
+ *
+ * A scenario either wires units directly (`units` + `links`: a network of hardware blocks
+ * without a full GPU) or runs kernels (`buffers` + `launches`), and lists `checks` that decide
+ * the exit code. See README.md "Scenario format".
+ */
+import { z } from 'zod';
+
+const frequency = z.union([z.string(), z.number().positive()]).describe('frequency: 1400MHz, 1.4GHz or Hz');
+const duration = z.union([z.string(), z.number().nonnegative()]).describe('duration: 10us, 2500ns, 123ps or ps');
+const name = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]*(\[\d+\])?(\.[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?)*$/, 'a unit name such as MEM or GPU.SM[3].L1D');
+
+/** One unit (or array of `count` units named `name[0]`..). */
+export const unitSpecSchema = z
+  .object({
+    name,
+    kind: z.string().describe('unit kind from the registry (warpstate units)'),
+    count: z.number().int().min(1).optional().describe('instances name[0]..name[count-1]'),
+    clock: z.string().default('core').describe('clock domain name'),
+    params: z.record(z.string(), z.unknown()).default({}).describe('kind-specific parameters'),
+  })
+  .strict();
+
+/**
+ * One link, or a family of links. Endpoints are `UNIT.port`, where the unit or the port may
+ * carry `[*]` (all indices) or `[a..b]`; both sides expand in order and are paired one to one.
+ */
+export const linkSpecSchema = z
+  .object({
+    from: z.string().describe('source UNIT.port'),
+    to: z.string().describe('destination UNIT.port'),
+    latency: z.number().int().min(1).default(1).describe('cycles of the receiving clock'),
+    messagesPerCycle: z.number().int().min(1).optional().describe('link bandwidth, messages per cycle'),
+    bytesPerCycle: z.number().int().min(1).optional().describe('link bandwidth, bytes per cycle (flit serialisation)'),
+    clock: z.string().optional().describe('clock the wire runs on (default: the receiver\'s)'),
+  })
+  .strict();
+
+/** Element types of scenario buffers. */
+export const bufferTypeSchema = z.enum(['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f32', 'f64']);
+
+/** A device buffer with seeded initial contents. */
+export const bufferSpecSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
+    type: bufferTypeSchema,
+    count: z.number().int().min(1).describe('elements'),
+    init: z
+      .object({ generator: z.string() })
+      .catchall(z.unknown())
+      .default({ generator: 'zeros' })
+      .describe('generator name and its parameters'),
+  })
+  .strict();
+
+/** A kernel argument: a buffer's device address or a typed scalar. */
+export const kernelArgSchema = z.union([
+  z.object({ buffer: z.string() }).strict(),
+  z.object({ u32: z.number().int() }).strict(),
+  z.object({ s32: z.number().int() }).strict(),
+  z.object({ u64: z.union([z.number().int(), z.string()]) }).strict(),
+  z.object({ s64: z.union([z.number().int(), z.string()]) }).strict(),
+  z.object({ f32: z.number() }).strict(),
+  z.object({ f64: z.number() }).strict(),
+]);
+
+const dim3 = z.tuple([z.number().int().min(1), z.number().int().min(1), z.number().int().min(1)]);
+
+/** A kernel launch. */
+export const launchSpecSchema = z
+  .object({
+    ptx: z.string().describe('PTX file, relative to the scenario file'),
+    entry: z.string().describe('.entry name'),
+    grid: dim3,
+    block: dim3,
+    dynamicSharedBytes: z.number().int().min(0).default(0),
+    args: z.array(kernelArgSchema).default([]),
+    stream: z.number().int().min(0).default(0),
+    at: duration.optional().describe('launch time'),
+  })
+  .strict();
+
+/** A check on a statistic: `stat op value`, with `aggregate` over a glob of names. */
+export const statCheckSchema = z
+  .object({
+    stat: z.string().describe('statistic name or glob (MEM[*].reads)'),
+    aggregate: z.enum(['sum', 'min', 'max', 'mean', 'count']).default('sum'),
+    op: z.enum(['==', '!=', '<', '<=', '>', '>=']),
+    value: z.number(),
+  })
+  .strict();
+
+/** A check of kernel output buffers against a TypeScript host reference. */
+export const referenceCheckSchema = z
+  .object({
+    reference: z.string().describe('name in the reference registry'),
+    compare: z.array(z.string()).min(1).describe('buffers to compare'),
+    ulp: z.number().int().min(0).default(0).describe('max ULP difference for floats'),
+  })
+  .strict();
+
+/** The whole scenario. */
+export const scenarioSchema = z
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    seed: z.number().int().default(1),
+    until: duration.optional().describe('stop time (default: run until idle)'),
+    mode: z.enum(['network', 'functional', 'timing']).optional(),
+    clocks: z.record(z.string(), frequency).default({ core: '1400MHz' }),
+    sampleInterval: duration.optional().describe('time-series sampling interval'),
+    units: z.array(unitSpecSchema).default([]),
+    links: z.array(linkSpecSchema).default([]),
+    buffers: z.array(bufferSpecSchema).default([]),
+    launches: z.array(launchSpecSchema).default([]),
+    checks: z.array(z.union([statCheckSchema, referenceCheckSchema])).default([]),
+  })
+  .strict();
+
+/** A validated scenario. */
+export type Scenario = z.infer<typeof scenarioSchema>;
+/** A validated unit entry. */
+export type UnitSpec = z.infer<typeof unitSpecSchema>;
+/** A validated link entry. */
+export type LinkSpecEntry = z.infer<typeof linkSpecSchema>;
+/** A validated stat check. */
+export type StatCheck = z.infer<typeof statCheckSchema>;
+/** A validated reference check. */
+export type ReferenceCheck = z.infer<typeof referenceCheckSchema>;
+/** A validated buffer entry. */
+export type BufferSpec = z.infer<typeof bufferSpecSchema>;
+/** A validated launch entry. */
+export type LaunchSpec = z.infer<typeof launchSpecSchema>;

@@ -1,0 +1,98 @@
+/**
+ * Connects an engine's observation streams to trace sinks through a filter.
+ *
+ * Subscribing is what turns tracing on: the engine builds no record for a stream nobody
+ * subscribes to (DESIGN.md §4), so a run without a recorder pays nothing for tracing.
+ */
+import type { Subscription } from 'rxjs';
+import type { Engine } from '../sim/engine.ts';
+import type { MetaRecord, TraceRecord } from './records.ts';
+import { TraceFilter, type TraceFilterOptions, type TraceSink } from './sinks.ts';
+
+/** What to record. */
+export interface RecorderOptions extends TraceFilterOptions {
+  /** Record port occupancy counters (default true). */
+  occupancy?: boolean;
+  /** Record spans (default true). */
+  spans?: boolean;
+}
+
+/** Records an engine's activity into sinks until {@link TraceRecorder.close}. */
+export class TraceRecorder {
+  private readonly subs: Subscription[] = [];
+  private readonly sinks: readonly TraceSink[];
+  private readonly filter: TraceFilter;
+  private closed = false;
+
+  /** @param scenarioName written in the meta record */
+  constructor(engine: Engine, sinks: readonly TraceSink[], scenarioName: string, options: RecorderOptions = {}) {
+    this.sinks = sinks;
+    this.filter = new TraceFilter(options);
+    const meta: MetaRecord = {
+      t: 'meta',
+      format: 'warpstate-trace',
+      version: 1,
+      scenario: scenarioName,
+      seed: engine.seed,
+      clocks: engine.allClocks().map((c) => ({ name: c.name, hz: c.frequencyHz })),
+      units: engine.unitNames().map((name) => ({ name, kind: engine.unitKind(name), clock: engine.unit(name).clock.name })),
+    };
+    this.emit(meta);
+    this.subs.push(
+      engine.delivered$.subscribe((m) =>
+        this.emit({
+          t: 'msg',
+          id: m.id,
+          kind: m.kind,
+          src: m.src,
+          srcPort: m.srcPort,
+          dst: m.dst,
+          dstPort: m.dstPort,
+          send: m.sendTime,
+          deliver: m.deliverTime,
+          replyTo: m.replyTo,
+          bytes: m.bytes,
+          payload: m.payload ?? null,
+        }),
+      ),
+    );
+    this.subs.push(engine.stateChanges$.subscribe((s) => this.emit({ t: 'state', time: s.time, unit: s.unit, value: s.value })));
+    if (options.spans ?? true) {
+      this.subs.push(
+        engine.spans$.subscribe((s) =>
+          this.emit({
+            t: 'span',
+            unit: s.unit,
+            name: s.name,
+            start: s.start,
+            end: s.end,
+            msgId: s.msgId,
+            ...(s.reason !== undefined ? { reason: s.reason } : {}),
+            ...(s.tags !== undefined ? { tags: s.tags } : {}),
+          }),
+        ),
+      );
+    }
+    if (options.occupancy ?? true) {
+      this.subs.push(engine.occupancy$.subscribe((o) => this.emit({ t: 'counter', time: o.time, name: o.port, value: o.value })));
+    }
+    this.subs.push(
+      engine.samples$.subscribe((s) => {
+        for (const [name, value] of Object.entries(s.values)) this.emit({ t: 'counter', time: s.time, name, value });
+      }),
+    );
+  }
+
+  private emit(rec: TraceRecord): void {
+    if (!this.filter.accepts(rec)) return;
+    for (const sink of this.sinks) sink.write(rec);
+  }
+
+  /** Unsubscribes and closes every sink (flushing files). Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of this.subs) s.unsubscribe();
+    for (const sink of this.sinks) sink.close();
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Trace sinks and filters.
+ *
+ * - {@link JsonlSink}: JSON Lines streamed to a file with a fixed-size write buffer, so memory
+ *   stays bounded for any run length; synchronous writes, so a failing run still leaves every
+ *   record written before the failure once {@link JsonlSink.close} runs.
+ * - {@link RingSink}: the last N records in memory (for tests and post-mortem reports).
+ * - {@link TraceFilter}: unit-name globs, message-kind globs and a time window.
+ */
+import { closeSync, openSync, writeSync } from 'node:fs';
+import picomatch from 'picomatch';
+import { encodeRecord, recordTime, type TraceRecord } from './records.ts';
+
+/** Where trace records go. */
+export interface TraceSink {
+  write(rec: TraceRecord): void;
+  /** Flushes and releases resources; idempotent. */
+  close(): void;
+}
+
+/** Streams records as JSON Lines to a file. */
+export class JsonlSink implements TraceSink {
+  readonly path: string;
+  private fd: number | null;
+  private chunks: string[] = [];
+  private pendingBytes = 0;
+  private readonly flushBytes: number;
+  /** Records written. */
+  count = 0;
+
+  /**
+   * @param path output file (created or truncated)
+   * @param flushBytes buffer size before a write, bytes (default 256 KiB)
+   */
+  constructor(path: string, flushBytes = 256 * 1024) {
+    this.path = path;
+    this.fd = openSync(path, 'w');
+    this.flushBytes = flushBytes;
+  }
+
+  write(rec: TraceRecord): void {
+    const line = encodeRecord(rec) + '\n';
+    this.chunks.push(line);
+    this.pendingBytes += line.length;
+    this.count++;
+    if (this.pendingBytes >= this.flushBytes) this.flush();
+  }
+
+  /** Writes buffered lines to the file. */
+  flush(): void {
+    if (this.fd === null || this.chunks.length === 0) return;
+    writeSync(this.fd, this.chunks.join(''));
+    this.chunks = [];
+    this.pendingBytes = 0;
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    this.flush();
+    closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+/** Keeps the most recent `capacity` records. */
+export class RingSink implements TraceSink {
+  readonly capacity: number;
+  private readonly items: TraceRecord[] = [];
+  private next = 0;
+  /** Records seen, including overwritten ones. */
+  total = 0;
+
+  constructor(capacity: number) {
+    if (!(capacity >= 1)) throw new RangeError('RingSink capacity must be >= 1');
+    this.capacity = capacity;
+  }
+
+  write(rec: TraceRecord): void {
+    if (this.items.length < this.capacity) this.items.push(rec);
+    else this.items[this.next] = rec;
+    this.next = (this.next + 1) % this.capacity;
+    this.total++;
+  }
+
+  /** Records oldest first. */
+  records(): TraceRecord[] {
+    if (this.items.length < this.capacity) return [...this.items];
+    return [...this.items.slice(this.next), ...this.items.slice(0, this.next)];
+  }
+
+  close(): void {}
+}
+
+/** Filter options; every given criterion must hold. */
+export interface TraceFilterOptions {
+  /** Unit-name globs (`GPU.SM[*].L1D` style brackets are literal; use `GPU.SM*` or `**`). */
+  units?: readonly string[];
+  /** Message-kind globs (`mem.*`). Records other than messages pass this criterion. */
+  kinds?: readonly string[];
+  /** Window start, ps (records whose time is earlier are dropped). */
+  from?: number;
+  /** Window end, ps (records whose time is later are dropped). */
+  to?: number;
+}
+
+/** A compiled filter. */
+export class TraceFilter {
+  private readonly unitMatch: ((s: string) => boolean) | null;
+  private readonly kindMatch: ((s: string) => boolean) | null;
+  private readonly from: number;
+  private readonly to: number;
+
+  constructor(options: TraceFilterOptions = {}) {
+    // Brackets are literal in unit names (SM[3]); picomatch would read them as classes.
+    const lit = (g: string) => g.replace(/[[\]]/g, '\\$&');
+    this.unitMatch = options.units?.length ? picomatch(options.units.map(lit), { dot: true }) : null;
+    this.kindMatch = options.kinds?.length ? picomatch([...options.kinds], { dot: true }) : null;
+    this.from = options.from ?? -Infinity;
+    this.to = options.to ?? Infinity;
+  }
+
+  /** Whether the filter lets everything through. */
+  get isOpen(): boolean {
+    return this.unitMatch === null && this.kindMatch === null && this.from === -Infinity && this.to === Infinity;
+  }
+
+  /** Whether `rec` passes. Meta records always pass. */
+  accepts(rec: TraceRecord): boolean {
+    if (rec.t === 'meta') return true;
+    const time = recordTime(rec);
+    if (time < this.from || time > this.to) return false;
+    if (this.kindMatch !== null && rec.t === 'msg' && !this.kindMatch(rec.kind)) return false;
+    if (this.unitMatch !== null) {
+      switch (rec.t) {
+        case 'msg':
+          return this.unitMatch(rec.src) || this.unitMatch(rec.dst);
+        case 'span':
+        case 'state':
+          return this.unitMatch(rec.unit);
+        case 'counter':
+          return this.unitMatch(rec.name);
+      }
+    }
+    return true;
+  }
+}
