@@ -554,8 +554,17 @@ export class Engine implements PortHost, LinkHost {
   }
 
   private result(reason: StopReason): RunResult {
+    return { reason, time: this._now, pendingUnits: reason === 'idle' ? this.pendingWork() : [] };
+  }
+
+  /**
+   * Units with pending work right now: what their descriptor's `pendingWork` reports, plus
+   * unconsumed input and unsent output. After an idle stop, a non-empty list means the model
+   * stopped with work left (a deadlock or a lost wake-up).
+   */
+  pendingWork(): { unit: string; work: string }[] {
     const pendingUnits: { unit: string; work: string }[] = [];
-    if (reason === 'idle') {
+    {
       for (const u of this.units.values()) {
         const fn = u.definition.pendingWork;
         const work = fn && u.actor ? fn(u.actor.getSnapshot()) : null;
@@ -565,7 +574,7 @@ export class Engine implements PortHost, LinkHost {
         if (parts.length > 0) pendingUnits.push({ unit: u.name, work: parts.join('; ') });
       }
     }
-    return { reason, time: this._now, pendingUnits };
+    return pendingUnits;
   }
 
   /** Stops every actor and link subscription. */
