@@ -47,6 +47,8 @@ export interface TrafficGeneratorState {
   issued: number;
   nextIssueCycle: number;
   paused: boolean;
+  /** Cycle the current pause began. */
+  pausedAtCycle: number;
   lastCycle: number;
   readonly issuedCount: Counter;
   readonly completed: Counter;
@@ -67,8 +69,13 @@ function step(s: TrafficGeneratorState): void {
   // Control first: a pause that arrives this cycle stops this cycle's issue.
   let ctrl: Message | undefined;
   while ((ctrl = s.ctrl.recv()) !== undefined) {
-    if (ctrl.kind === CtrlKind.pause) s.paused = true;
-    else if (ctrl.kind === CtrlKind.resume) s.paused = false;
+    if (ctrl.kind === CtrlKind.pause && !s.paused) {
+      s.paused = true;
+      s.pausedAtCycle = cycle;
+    } else if (ctrl.kind === CtrlKind.resume && s.paused) {
+      s.paused = false;
+      s.pausedCycles.value += cycle - s.pausedAtCycle;
+    }
   }
   let rsp: Message | undefined;
   while ((rsp = s.rsp.recv()) !== undefined) {
@@ -86,10 +93,7 @@ function step(s: TrafficGeneratorState): void {
   }
   s.lastCycle = cycle;
   const p = s.params;
-  if (s.paused) {
-    s.pausedCycles.value++;
-    return; // resumed by a ctrl message
-  }
+  if (s.paused) return; // resumed by a ctrl message
   if (s.issued < p.requests && cycle >= s.nextIssueCycle && s.outstanding.size < p.maxOutstanding) {
     const write = p.writeFraction > 0 && io.prng.float() < p.writeFraction;
     const addr = nextAddress(s);
@@ -125,7 +129,7 @@ export const trafficGenerator = defineUnit<TrafficGeneratorParams>({
   stats: [
     { name: 'issued', unit: 'count', description: 'requests issued' },
     { name: 'completed', unit: 'count', description: 'responses received' },
-    { name: 'paused_cycles', unit: 'cycles', description: 'active cycles spent paused' },
+    { name: 'paused_cycles', unit: 'cycles', description: 'cycles between a pause and the following resume' },
     { name: 'latency', unit: 'cycles', description: 'round-trip latency histogram' },
   ],
   logic: (params) =>
@@ -144,10 +148,11 @@ export const trafficGenerator = defineUnit<TrafficGeneratorParams>({
         issued: 0,
         nextIssueCycle: 0,
         paused: false,
+        pausedAtCycle: 0,
         lastCycle: -1,
         issuedCount: input.counter('issued', 'requests issued'),
         completed: input.counter('completed', 'responses received'),
-        pausedCycles: input.counter('paused_cycles', 'active cycles spent paused', 'cycles'),
+        pausedCycles: input.counter('paused_cycles', 'cycles between a pause and the following resume', 'cycles'),
         latency: input.histogram('latency', [10, 20, 40, 80, 160, 320, 640], 'round-trip latency', 'cycles'),
       }),
     ),

@@ -114,3 +114,16 @@ describe('trafficGenerator', () => {
     expect(addrs(1)).toHaveLength(20);
   });
 });
+
+describe('pause and resume', () => {
+  it('a duty-cycle controller pauses generators for exactly its pause length', async () => {
+    const { loadScenario } = await import('../../src/scenario/loader.ts');
+    const { runScenario } = await import('../../src/scenario/run.ts');
+    const { createUnitRegistry } = await import('../../machines/index.ts');
+    const loaded = loadScenario('scenarios/memory-network.yaml', ['units.GEN.params.requests=300', 'units.CTRL.params.pauseCycles=100', 'units.CTRL.params.periods=2']);
+    const r = await runScenario(loaded, { registry: createUnitRegistry() });
+    // Pause and resume reach each generator over the same 1-cycle link: 2 pauses x 100 cycles.
+    for (let i = 0; i < 16; i++) expect(r.engine.stats.value(`GEN[${i}].paused_cycles`)).toBe(200);
+    expect(r.engine.statechartEvents.value).toBe(5);
+  });
+});
