@@ -113,6 +113,7 @@ export const fixedLatencyMemory = defineUnit<FixedLatencyMemoryParams>({
     { name: 'writes', unit: 'count', description: 'write requests accepted' },
     { name: 'stall_cycles', unit: 'cycles', description: 'cycles a ready response waited for rsp room' },
     { name: 'queue_occupancy', unit: 'messages', description: 'request queue occupancy per active cycle (histogram)' },
+    { name: 'occupancy', unit: 'requests', description: 'requests queued or in the pipeline (time series, sampled)' },
   ],
   logic: (params) =>
     fromTransition(
@@ -120,19 +121,24 @@ export const fixedLatencyMemory = defineUnit<FixedLatencyMemoryParams>({
         if (event.type === 'wake') step(state);
         return state;
       },
-      ({ input }: { input: UnitIo }): FixedLatencyMemoryState => ({
+      ({ input }: { input: UnitIo }): FixedLatencyMemoryState => {
+        const req = input.in('req');
+        const pipeline = new Fifo<InFlight>(16);
+        input.timeSeries('occupancy', () => req.length + pipeline.length, 'requests queued or in the pipeline (sampled)', 'requests');
+        return {
         io: input,
         params,
-        req: input.in('req'),
+        req,
         rsp: input.out('rsp'),
-        pipeline: new Fifo<InFlight>(16),
+        pipeline,
         store: new Map(),
         lastCycle: -1,
         reads: input.counter('reads', 'read requests accepted'),
         writes: input.counter('writes', 'write requests accepted'),
         stallCycles: input.counter('stall_cycles', 'cycles a ready response waited for rsp room', 'cycles'),
         queueOccupancy: input.histogram('queue_occupancy', [0, 1, 2, 4, 8, 16, 32], 'request queue occupancy per active cycle', 'messages'),
-      }),
+        };
+      },
     ),
   pendingWork: (snapshot: { context: FixedLatencyMemoryState }) => {
     const n = snapshot.context.pipeline.length;

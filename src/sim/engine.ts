@@ -14,7 +14,7 @@ import { SimulationError } from '../errors.ts';
 import { Link, type LinkHost, type LinkSpec } from '../messaging/link.ts';
 import type { Message } from '../messaging/message.ts';
 import { InPort, OutPort, type PortHost, type PortOwner } from '../messaging/port.ts';
-import { StatsRegistry, type Counter, type Histogram } from '../stats/registry.ts';
+import { StatsRegistry, type Counter, type Histogram, type TimeSeries } from '../stats/registry.ts';
 import { EventQueue, Priority, type EventHandler, type EventRecord } from './event-queue.ts';
 import { Prng } from './prng.ts';
 import { ClockDomain, type Picoseconds } from './time.ts';
@@ -153,6 +153,10 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
 
   histogram(name: string, bounds: readonly number[], description = '', unit = 'count'): Histogram {
     return this.engine.stats.histogram(`${this.name}.${name}`, bounds, description, unit);
+  }
+
+  timeSeries(name: string, read: () => number, description = '', unit = 'count'): TimeSeries {
+    return this.engine.stats.timeSeries(`${this.name}.${name}`, read, description, unit);
   }
 
   span(name: string, start: Picoseconds, end: Picoseconds, msgId = -1, reason?: string, tags?: Record<string, string | number | boolean>): void {

@@ -10,7 +10,7 @@
 import type { AnyActorLogic } from 'xstate';
 import type { z } from 'zod';
 import type { InPort, OutPort } from '../messaging/port.ts';
-import type { Counter, Histogram, StatsRegistry } from '../stats/registry.ts';
+import type { Counter, Histogram, StatsRegistry, TimeSeries } from '../stats/registry.ts';
 import type { Prng } from './prng.ts';
 import type { ClockDomain, Picoseconds } from './time.ts';
 
@@ -120,6 +120,11 @@ export interface UnitIo {
   counter(name: string, description?: string, unit?: string): Counter;
   /** Registers a histogram named `<instance>.<name>`. */
   histogram(name: string, bounds: readonly number[], description?: string, unit?: string): Histogram;
+  /**
+   * Registers a time series named `<instance>.<name>`, sampled by the engine every
+   * `sampleInterval` of the scenario (e.g. a queue length).
+   */
+  timeSeries(name: string, read: () => number, description?: string, unit?: string): TimeSeries;
   /** The run's statistics registry (for global stats). */
   readonly stats: StatsRegistry;
   /** True when someone observes spans: build span tags only then. */
