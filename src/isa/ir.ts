@@ -124,8 +124,11 @@ export const STATE_SPACE_NAME: readonly string[] = Object.freeze([
 /**
  * Every PTX opcode warpstate executes (GitHub issue 3, item 2). A file using any other opcode is
  * refused at load time. Spelling variants map onto one code:
- * - `add.cc`/`sub.cc` are `Add`/`Sub` with {@link Instruction.cc} set; `addc`/`subc` read the
- *   carry (and write it too when written `addc.cc`/`subc.cc`).
+ * - `add.cc`/`sub.cc`/`mad.cc` are `Add`/`Sub`/`Mad` with {@link Instruction.cc} set;
+ *   `addc`/`subc`/`madc` read the carry (and write it too when written `addc.cc` ...). nvcc emits
+ *   `mad.lo.cc`/`madc.hi` chains for 64x64-bit products in its math library.
+ * - `shf.{l,r}.{clamp,wrap}.b32` (funnel shift) is `Shf` with {@link Instruction.shfRight} and
+ *   {@link Instruction.clamp}.
  * - `bar.sync`, `barrier.sync`, `bar.arrive`, `barrier.arrive`, `barrier.cta.*` are `Bar`, with
  *   {@link Instruction.barOp} telling sync from arrive.
  * - `membar.{cta,gl,sys}` and `fence.{sc,acq_rel}.{cta,gpu,sys}` are `Membar`, with
@@ -193,12 +196,14 @@ export const Opcode = {
   Vote: 57,
   Activemask: 58,
   Bfind: 59,
+  Madc: 60,
+  Shf: 61,
 } as const;
 /** An {@link Opcode} code. */
 export type Opcode = (typeof Opcode)[keyof typeof Opcode];
 
 /** Number of opcode codes (codes are `0 .. OPCODE_COUNT-1`). */
-export const OPCODE_COUNT = 60;
+export const OPCODE_COUNT = 62;
 
 /** PTX base spelling of each {@link Opcode}, indexed by code (`BarWarpSync` is `bar.warp.sync`). */
 export const OPCODE_NAME: readonly string[] = Object.freeze([
@@ -207,7 +212,7 @@ export const OPCODE_NAME: readonly string[] = Object.freeze([
   'bfi', 'clz', 'popc', 'brev', 'prmt', 'addc', 'subc', 'setp', 'set', 'selp', 'slct', 'fma',
   'rcp', 'sqrt', 'rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'copysign', 'testp', 'atom', 'red', 'bar',
   'bar.warp.sync', 'membar', 'bra', 'ret', 'exit', 'call', 'shfl', 'vote', 'activemask',
-  'bfind',
+  'bfind', 'madc', 'shf',
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -516,7 +521,7 @@ export interface Operand {
  * here (documented so a config can map classes to pipelines and latencies):
  * - `Alu`: integer add/sub/logic/shift/bit ops (incl. `bfind`)/compare/select/min/max/abs/neg, `mov`, `cvt`,
  *   `cvta`, `testp`, `copysign` on f32, and f32 `add/sub/mul/fma/mad/min/max/abs/neg`.
- * - `IntMul`: integer `mul`, `mad`, `mul24`, `mad24` (all widths).
+ * - `IntMul`: integer `mul`, `mad`, `madc`, `mul24`, `mad24` (all widths).
  * - `IntDiv`: integer `div`, `rem` (a long emulated sequence on real hardware).
  * - `Sfu`: transcendental and reciprocal f32 ops: `rcp, sqrt, rsqrt, ex2, lg2, sin, cos`, and
  *   f32 `div` (any precision); f64 `rcp.approx`/`rsqrt.approx` too.
@@ -646,7 +651,7 @@ export interface Instruction {
   readonly scope: MemScope;
   /** `.uni` on `bra`/`call`: the programmer asserts the branch is non-divergent. */
   readonly uni: boolean;
-  /** `.cc` on `add/sub/addc/subc`: the instruction writes the carry flag (register {@link PtxFunction.ccReg}). */
+  /** `.cc` on `add/sub/mad/addc/subc/madc`: the instruction writes the carry flag (register {@link PtxFunction.ccReg}). */
   readonly cc: boolean;
   /** `.nc` on `ld.global` (non-coherent, read-only data cache path). */
   readonly nc: boolean;
@@ -654,6 +659,10 @@ export interface Instruction {
   readonly volatile: boolean;
   /** `.shiftamt` on `bfind`: return the left-shift amount (`bits-1 - position`) instead of the bit position. */
   readonly shiftAmt: boolean;
+  /** `shf` only: `.r` (shift right) when true, `.l` when false. */
+  readonly shfRight: boolean;
+  /** `shf` only: `.clamp` (shift amount clamped to 32) when true, `.wrap` (amount mod 32) when false. */
+  readonly clamp: boolean;
   /** Guard predicate register index (`@%p1`/`@!%p1`), or -1 when unguarded. */
   readonly guard: number;
   /** True for `@!%p`: execute where the guard is false. */
@@ -675,7 +684,7 @@ export interface Instruction {
   readonly opClass: OpClass;
   /**
    * Registers read, deduplicated, in first-use order: guard, sources, address bases, vector
-   * elements, `c` of `setp.and`, and the carry register for `addc/subc`. For `call`: registers
+   * elements, `c` of `setp.and`, and the carry register for `addc/subc/madc`. For `call`: registers
    * in `callArgs`. Preallocated; do not mutate.
    */
   readonly srcRegs: Int32Array;

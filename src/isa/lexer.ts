@@ -26,9 +26,13 @@ export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
 
 /** One lexical token. Lines and columns are 1-based. */
 export interface Token {
+  /** What the token is. */
   readonly kind: TokenKind;
+  /** The token as written (for `String`, the contents without quotes). */
   readonly text: string;
+  /** 1-based line of its first character. */
   readonly line: number;
+  /** 1-based column of its first character. */
   readonly column: number;
 }
 

@@ -59,6 +59,7 @@ export function classifyInstruction(
       return OpClass.IntMul;
     case Opcode.Mul24:
     case Opcode.Mad24:
+    case Opcode.Madc:
       return OpClass.IntMul;
     case Opcode.Div:
       if (ins.type === ScalarType.F32) return OpClass.Sfu;
@@ -152,7 +153,7 @@ function collectRead(op: Operand, out: number[]): void {
  * Registers an instruction reads and writes, deduplicated, in first-use order.
  *
  * Reads: the guard predicate, every source operand's register, address base registers, vector
- * elements, `call` argument registers, and the carry register for `addc/subc`. Writes: every
+ * elements, `call` argument registers, and the carry register for `addc/subc/madc`. Writes: every
  * destination register (both of `p|q`, vector elements) and the carry register when `.cc`.
  *
  * @param ins the instruction.
@@ -168,7 +169,7 @@ export function instructionRegisters(
   if (ins.guard >= 0) src.push(ins.guard);
   for (const o of ins.src) collectRead(o, src);
   for (const o of ins.callArgs) collectRead(o, src);
-  if ((ins.op === Opcode.Addc || ins.op === Opcode.Subc) && carryReg >= 0) pushUnique(src, carryReg);
+  if ((ins.op === Opcode.Addc || ins.op === Opcode.Subc || ins.op === Opcode.Madc) && carryReg >= 0) pushUnique(src, carryReg);
   for (const o of ins.dst) {
     if (o.kind === OperandKind.Reg) pushUnique(dst, o.reg);
     else if (o.kind === OperandKind.Vec) {

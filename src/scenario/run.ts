@@ -2,7 +2,7 @@
  * Running a loaded scenario: build the network, attach trace sinks, run, evaluate checks, and
  * write statistics. Partial statistics and traces are always flushed, also when the run fails.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import picomatch from 'picomatch';
@@ -13,7 +13,7 @@ import type { UnitRegistry } from '../sim/unit.ts';
 import { buildNetwork } from '../topology/network.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
-import { JsonlSink, type TraceFilterOptions, type TraceSink } from '../trace/sinks.ts';
+import { JsonlSink, writeOutputFile, type TraceFilterOptions, type TraceSink } from '../trace/sinks.ts';
 import type { LoadedScenario } from './loader.ts';
 import type { StatCheck } from './schema.ts';
 
@@ -141,7 +141,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
   } catch (e) {
     recorder?.close();
     if (options.statsPath !== undefined) {
-      writeFileSync(options.statsPath, JSON.stringify(statsDocument(loaded, engine, null, [], (e as Error).message), null, 1) + '\n');
+      writeOutputFile(options.statsPath, JSON.stringify(statsDocument(loaded, engine, null, [], (e as Error).message), null, 1) + '\n');
     }
     if (options.perfettoPath !== undefined && traceFile !== undefined) await exportPerfettoFile(traceFile, options.perfettoPath);
     if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
@@ -153,7 +153,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
     if ('stat' in c) return evaluateStatCheck(engine, c);
     return { description: `reference ${c.reference}`, passed: false, actual: 'reference checks need a kernel scenario' };
   });
-  if (options.statsPath !== undefined) writeFileSync(options.statsPath, JSON.stringify(statsDocument(loaded, engine, run, checks), null, 1) + '\n');
+  if (options.statsPath !== undefined) writeOutputFile(options.statsPath, JSON.stringify(statsDocument(loaded, engine, run, checks), null, 1) + '\n');
   if (options.perfettoPath !== undefined && traceFile !== undefined) await exportPerfettoFile(traceFile, options.perfettoPath);
   if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
   return { engine, run, checks, passed: checks.every((c) => c.passed) };

@@ -13,6 +13,7 @@ import { closeSync, createReadStream, openSync, writeSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { InputError } from '../errors.ts';
 import type { TraceRecord } from './records.ts';
+import { openOutputFile } from './sinks.ts';
 
 /** One Chrome Trace Event. */
 export interface ChromeTraceEvent {
@@ -160,7 +161,7 @@ export async function exportPerfettoFile(inPath: string, outPath: string): Promi
   } catch {
     throw new InputError({ file: inPath }, 'file not found or unreadable');
   }
-  const fd = openSync(outPath, 'w');
+  const fd = openOutputFile(outPath);
   let count = 0;
   let buf: string[] = [];
   const flush = () => {

@@ -7,9 +7,35 @@
  * - {@link RingSink}: the last N records in memory (for tests and post-mortem reports).
  * - {@link TraceFilter}: unit-name globs, message-kind globs and a time window.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { InputError } from '../errors.ts';
 import picomatch from 'picomatch';
 import { encodeRecord, recordTime, type TraceRecord } from './records.ts';
+
+/**
+ * Opens an output file for writing, creating its directory first.
+ * @returns a file descriptor
+ * @throws InputError naming the path when it cannot be created
+ */
+export function openOutputFile(path: string): number {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    return openSync(path, 'w');
+  } catch (e) {
+    throw new InputError({ file: path }, `cannot write output file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+}
+
+/** Writes a whole output file, creating its directory first. @throws InputError as {@link openOutputFile} */
+export function writeOutputFile(path: string, text: string): void {
+  const fd = openOutputFile(path);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Where trace records go. */
 export interface TraceSink {
@@ -34,7 +60,7 @@ export class JsonlSink implements TraceSink {
    */
   constructor(path: string, flushBytes = 256 * 1024) {
     this.path = path;
-    this.fd = openSync(path, 'w');
+    this.fd = openOutputFile(path);
     this.flushBytes = flushBytes;
   }
 

@@ -136,3 +136,17 @@ describe('determinism', () => {
     expect(same.out).toBe('traces are identical\n');
   });
 });
+
+describe('output files', () => {
+  it('creates missing output directories, and names an unwritable path', async () => {
+    const nested = join(dir, 'a', 'b', 'c');
+    const r = await runCli(['run', scenarioFile, ...short, '--set', 'checks[0].value=640', '--stats', join(nested, 's.json'), '--trace', join(nested, 't.jsonl'), '-q']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(nested, 's.json'), 'utf8')).scenario).toBe('memory-network');
+    const blocker = join(dir, 'plain-file');
+    writeFileSync(blocker, 'not a directory');
+    const bad = await runCli(['run', scenarioFile, ...short, '--stats', join(blocker, 's.json'), '-q']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/^error: .*plain-file\/s\.json: cannot write output file \(E[A-Z]+\)\n$/);
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * IEEE-754 arithmetic the host references need to match a GPU bit for bit: fused multiply-add
- * in binary32 and binary64 with one rounding (PTX `fma.rn.f32` / `fma.rn.f64`, PTX ISA §9.7.3.6
- * and §9.7.4.5), and distances in units in the last place (ULP).
+ * in binary32 and binary64 with one rounding (PTX `fma.rn.f32` / `fma.rn.f64`, PTX ISA §9.7.3
+ * floating-point `fma`; IEEE 754-2008 §5.4.1 fusedMultiplyAdd), and distances in units in the last place (ULP).
  *
  * Plain binary32 `+ - * /` and `sqrt` are `Math.fround` of the binary64 result: binary64 has
  * more than 2 * 24 + 2 significand bits, so rounding twice gives the correctly rounded binary32
@@ -154,7 +154,7 @@ function fmaExact(a: number, b: number, c: number, precision: number, minLsbExp:
 
 /**
  * Binary32 fused multiply-add with a single rounding, as PTX `fma.rn.f32` without `.ftz`
- * (subnormals kept; PTX ISA §9.7.3.6). Operands are first rounded to binary32.
+ * (subnormals kept; PTX ISA §9.7.3, `fma`). Operands are first rounded to binary32.
  *
  * The product of two binary32 values is exact in binary64, so the only rounding error of
  * `p + c` in binary64 comes from the sum, and TwoSum recovers it exactly. Rounding the binary64
@@ -185,7 +185,7 @@ export function fmaF32(a: number, b: number, c: number): number {
 }
 
 /**
- * Binary64 fused multiply-add with a single rounding, as PTX `fma.rn.f64` (PTX ISA §9.7.4.5)
+ * Binary64 fused multiply-add with a single rounding, as PTX `fma.rn.f64` (PTX ISA §9.7.3, `fma`)
  * and C `fma()`. Computed exactly with bigints, then rounded to nearest even.
  */
 export function fmaF64(a: number, b: number, c: number): number {

@@ -82,7 +82,7 @@ function toElement(generator: string, type: BufferType, value: number | bigint, 
     return type === 'f32' ? Math.fround(v) : v;
   }
   if (typeof value === 'number' && !Number.isSafeInteger(value)) {
-    fail(ctx, `generator ${generator}: ${value} is not a whole number (safe integer)`, param);
+    fail(ctx, `generator ${generator}: ${value} is not a whole number within +-(2^53 - 1) (give larger values as bigints)`, param);
   }
   const big = BigInt(value);
   const range = INT_RANGES[type];
@@ -138,8 +138,8 @@ export const iota: BufferGenerator = (count, type, params, _prng, ctx = DEFAULT_
     for (let i = 0; i < count; i++) put(out, i, start + i * step);
     return out;
   }
-  if (typeof p.start === 'number' && !Number.isSafeInteger(p.start)) fail(ctx, `generator iota: start ${p.start} is not a whole number`, 'start');
-  if (typeof p.step === 'number' && !Number.isSafeInteger(p.step)) fail(ctx, `generator iota: step ${p.step} is not a whole number`, 'step');
+  if (typeof p.start === 'number' && !Number.isSafeInteger(p.start)) fail(ctx, `generator iota: start ${p.start} is not a whole number within +-(2^53 - 1) (give larger values as bigints)`, 'start');
+  if (typeof p.step === 'number' && !Number.isSafeInteger(p.step)) fail(ctx, `generator iota: step ${p.step} is not a whole number within +-(2^53 - 1) (give larger values as bigints)`, 'step');
   const start = BigInt(p.start);
   const step = BigInt(p.step);
   toElement('iota', type, start, ctx, 'start');

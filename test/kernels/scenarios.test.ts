@@ -1,0 +1,247 @@
+/**
+ * The `scenarios/k-*.yaml` files: they parse, point at PTX files and entries that exist, pass
+ * arguments that match the entry's `.param` list, name buffers and references that exist, stay
+ * small enough to simulate, and their references run on the generated data with results that
+ * agree with independent approximate or structural expectations.
+ */
+import { describe, it, expect } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { loadScenario } from '../../src/scenario/loader.ts';
+import { kernelReferences } from '../../src/scenario/references/index.ts';
+import { BUFFER_TYPES } from '../../src/scenario/references/types.ts';
+import type { TypedArray } from '../../src/scenario/references/types.ts';
+import {
+  generateScenarioBuffers,
+  list,
+  nums,
+  ptxEntries,
+  ptxStaticSharedBytes,
+  readScenario,
+  referenceInputOf,
+  scenarioFiles,
+} from './scenario-helpers.ts';
+import type { RawScenario } from './scenario-helpers.ts';
+
+/** Which PTX `.param` types each scenario argument kind may fill. */
+const PARAM_TYPES: Record<string, readonly string[]> = {
+  buffer: ['u64', 'b64'],
+  u32: ['u32', 's32', 'b32'],
+  s32: ['u32', 's32', 'b32'],
+  u64: ['u64', 's64', 'b64'],
+  s64: ['u64', 's64', 'b64'],
+  f32: ['f32'],
+  f64: ['f64'],
+};
+
+const isPositiveInt = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 1;
+
+describe.each(scenarioFiles().map((f) => [basename(f), f]))('%s', (_name, file) => {
+  const doc: RawScenario = readScenario(file);
+  const dir = dirname(file);
+
+  it('has the scenario shape', () => {
+    expect(Object.keys(doc).sort()).toEqual(['buffers', 'checks', 'description', 'launches', 'mode', 'name', 'seed']);
+    expect(typeof doc.name).toBe('string');
+    expect(typeof doc.description).toBe('string');
+    expect(Number.isSafeInteger(doc.seed)).toBe(true);
+    expect(['functional', 'timing']).toContain(doc.mode);
+    const names = doc.buffers.map((b) => b.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const b of doc.buffers) {
+      expect(Object.keys(b).sort()).toEqual(['count', 'init', 'name', 'type']);
+      expect(BUFFER_TYPES).toContain(b.type);
+      expect(isPositiveInt(b.count)).toBe(true);
+      expect(typeof b.init.generator).toBe('string');
+    }
+    expect(doc.launches.length).toBeGreaterThan(0);
+    expect(doc.checks.length).toBeGreaterThan(0);
+  });
+
+  it('validates with the project scenario loader', () => {
+    const loaded = loadScenario(file).scenario;
+    expect(loaded.name).toBe(doc.name);
+    expect(loaded.buffers.map((b) => b.name)).toEqual(doc.buffers.map((b) => b.name));
+    expect(loaded.launches.length).toBe(doc.launches.length);
+  });
+
+  it('launches existing PTX entries with matching arguments and existing buffers', () => {
+    const bufferNames = new Set(doc.buffers.map((b) => b.name));
+    for (const [i, l] of doc.launches.entries()) {
+      expect(Object.keys(l).sort(), `launch ${i}`).toEqual(['args', 'block', 'dynamicSharedBytes', 'entry', 'grid', 'ptx']);
+      const ptxPath = resolve(dir, l.ptx);
+      expect(existsSync(ptxPath), `launch ${i}: ${l.ptx}`).toBe(true);
+      const ptx = readFileSync(ptxPath, 'utf8');
+      const params = ptxEntries(ptx).get(l.entry);
+      expect(params, `launch ${i}: .entry ${l.entry} in ${l.ptx}`).toBeDefined();
+      expect(l.args.length, `launch ${i}: argument count`).toBe(params!.length);
+      for (const [j, arg] of l.args.entries()) {
+        const [kind] = Object.keys(arg);
+        expect(Object.keys(arg).length, `launch ${i} arg ${j}`).toBe(1);
+        expect(PARAM_TYPES[kind!], `launch ${i} arg ${j}: kind ${kind}`).toBeDefined();
+        expect(PARAM_TYPES[kind!], `launch ${i} arg ${j}: ${kind} for .param .${params![j]}`).toContain(params![j]);
+        if (kind === 'buffer') expect(bufferNames.has(String(arg.buffer)), `launch ${i} arg ${j}: buffer ${String(arg.buffer)}`).toBe(true);
+      }
+      expect(l.grid.length).toBe(3);
+      expect(l.block.length).toBe(3);
+      expect([...l.grid, ...l.block].every(isPositiveInt)).toBe(true);
+      expect(Number.isSafeInteger(l.dynamicSharedBytes) && l.dynamicSharedBytes >= 0).toBe(true);
+      // Small enough to simulate, and a legal launch on any preset: <= 1024 threads per CTA,
+      // <= 64K threads, <= 48 KiB shared memory per CTA.
+      const ctaThreads = l.block[0] * l.block[1] * l.block[2];
+      expect(ctaThreads).toBeLessThanOrEqual(1024);
+      expect(ctaThreads * l.grid[0] * l.grid[1] * l.grid[2]).toBeLessThanOrEqual(65536);
+      expect(ptxStaticSharedBytes(ptx) + l.dynamicSharedBytes).toBeLessThanOrEqual(48 * 1024);
+      // A kernel with `extern __shared__` needs the launch to provide it (4 bytes per thread here).
+      if (/\.extern\s+\.shared/.test(ptx)) expect(l.dynamicSharedBytes).toBeGreaterThanOrEqual(4 * ctaThreads);
+      else expect(l.dynamicSharedBytes).toBe(0);
+    }
+  });
+
+  it('checks existing buffers with registered references', () => {
+    const bufferNames = new Set(doc.buffers.map((b) => b.name));
+    for (const c of doc.checks) {
+      expect(Object.keys(c).sort()).toEqual(['compare', 'reference', 'ulp']);
+      expect(kernelReferences[c.reference], `reference ${c.reference}`).toBeTypeOf('function');
+      expect(c.compare.length).toBeGreaterThan(0);
+      for (const name of c.compare) expect(bufferNames.has(name), `compare ${name}`).toBe(true);
+      expect(c.ulp).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('generates its buffers and runs its references to full-size results', () => {
+    const initial = generateScenarioBuffers(doc);
+    for (const c of doc.checks) {
+      const result = kernelReferences[c.reference]!(referenceInputOf(doc, initial, file));
+      for (const name of c.compare) {
+        const declared = doc.buffers.find((b) => b.name === name)!;
+        expect(result[name]!.length).toBe(declared.count);
+        expect(result[name]!.constructor).toBe(initial[name]!.constructor);
+      }
+      const sanity = scenarioSanity[doc.name];
+      expect(sanity, `sanity check for ${doc.name}`).toBeTypeOf('function');
+      sanity!(initial, result, doc);
+    }
+  });
+});
+
+type Sanity = (initial: Record<string, TypedArray>, result: Record<string, TypedArray>, doc: RawScenario) => void;
+
+/** Independent, approximate expectations on each scenario's reference results. */
+const scenarioSanity: Record<string, Sanity> = {
+  vecadd(initial, result) {
+    const { a, b } = initial as { a: Float32Array; b: Float32Array };
+    const c = result.c as Float32Array;
+    for (let i = 0; i < 4000; i++) expect(Math.abs(c[i]! - (a[i]! + b[i]!))).toBeLessThanOrEqual(Math.abs(a[i]! + b[i]!) * 2 ** -23);
+  },
+  saxpy(initial, result) {
+    const { x, y } = initial as { x: Float32Array; y: Float32Array };
+    const out = result.y as Float32Array;
+    for (let i = 0; i < 4096; i++) expect(Math.abs(out[i]! - (2.5 * x[i]! + y[i]!))).toBeLessThan(1e-6);
+  },
+  add_x_loops(initial, result) {
+    const { a, b } = initial as { a: Float32Array; b: Float32Array };
+    // In real arithmetic c = (a + b) * factor^loops; 20 roundings stay within ~1e-5 relative.
+    const c20 = result.c20 as Float32Array;
+    const c7 = result.c7 as Float32Array;
+    for (let i = 0; i < 4096; i++) {
+      expect(Math.abs(c20[i]! - (a[i]! + b[i]!) * 1.03125 ** 20)).toBeLessThan(1e-4 * (Math.abs(a[i]!) + Math.abs(b[i]!)) * 1.03125 ** 20 + 1e-30);
+      if (i < 4000) expect(Math.abs(c7[i]! - (a[i]! + b[i]!) * 0.9 ** 7)).toBeLessThan(1e-5 * (Math.abs(a[i]!) + Math.abs(b[i]!)) + 1e-30);
+      else expect(c7[i]).toBe(-1);
+    }
+  },
+  stream_x_words(initial, result) {
+    expect(list(result.dst)).toEqual(list(initial.src));
+  },
+  reduce_smem(initial, result) {
+    const values = initial.in as Float32Array;
+    let exact = 0;
+    for (const v of values) exact += v;
+    // 10000 values in [-1, 1]; f32 rounding of partial sums stays far below 1e-2 in total.
+    expect(Math.abs(result.total![0] as number - exact)).toBeLessThan(1e-2);
+    let partials = 0;
+    for (const p of result.partial as Float32Array) partials += p;
+    expect(Math.abs(partials - exact)).toBeLessThan(1e-2);
+  },
+  reduce_shfl(initial, result) {
+    let sum = 0;
+    for (const v of initial.in as Uint32Array) sum += v;
+    expect(result.total![0]).toBe(sum % 2 ** 32);
+  },
+  matmul_tiled(initial, result) {
+    const A = initial.A as Float32Array;
+    const B = initial.B as Float32Array;
+    const C = result.C as Float32Array;
+    for (let r = 0; r < 40; r++) {
+      for (let c = 0; c < 56; c++) {
+        let dot = 0;
+        for (let k = 0; k < 36; k++) dot += A[r * 36 + k]! * B[k * 56 + c]!;
+        expect(Math.abs(C[r * 56 + c]! - dot)).toBeLessThan(1e-5);
+      }
+    }
+  },
+  histogram_smem(initial, result) {
+    const bins = result.bins as Uint32Array;
+    let total = 0;
+    for (const b of bins) total += b;
+    expect(total).toBe(20000);
+    const data = initial.data as Uint8Array;
+    expect(bins[data[0]!]! >= 1 && bins[data[19999]!]! >= 1).toBe(true);
+  },
+  stencil_hotspot(_initial, result) {
+    // Four steps from 320..340 with small power and weak coupling to 80: stays in ~[300, 345].
+    for (const t of result.tempA as Float32Array) expect(t > 300 && t < 345).toBe(true);
+  },
+  transpose_smem(_initial, result) {
+    const out = result.out as Float32Array;
+    // in[r][c] = r * 72 + c (iota), so out[c][r] = out[c * 40 + r] = r * 72 + c.
+    for (let c = 0; c < 72; c++) for (let r = 0; r < 40; r++) expect(out[c * 40 + r]).toBe(r * 72 + c);
+  },
+  bfs_level(initial, result) {
+    // Breadth-first search by a queue, independently: the level of every vertex.
+    const rowPtr = initial.rowPtr as Int32Array;
+    const colIdx = initial.colIdx as Int32Array;
+    const level = new Int32Array(2048).fill(-1);
+    level[0] = 0;
+    const queue = [0];
+    for (let h = 0; h < queue.length; h++) {
+      const v = queue[h]!;
+      for (let e = rowPtr[v]!; e < rowPtr[v + 1]!; e++) {
+        const u = colIdx[e]!;
+        if (level[u]! < 0) {
+          level[u] = level[v]! + 1;
+          queue.push(u);
+        }
+      }
+    }
+    expect(list(result.cost)).toEqual(list(level));
+    expect(Math.max(...level)).toBeLessThanOrEqual(8); // 9 launches are enough to finish
+    expect(nums(result.frontierA).every((f) => f === 0)).toBe(true);
+    expect(nums(result.frontierB).every((f) => f === 0)).toBe(true);
+    expect(result.changed![0]).toBe(1);
+  },
+  dpoly(initial, result) {
+    const x = initial.x as Float64Array;
+    const y = result.y as Float64Array;
+    for (let i = 0; i < 4096; i++) {
+      const xi = x[i]!;
+      const p = 0.5 - 1.25 * xi + 0.75 * xi * xi + 0.125 * xi * xi * xi;
+      expect(Math.abs(y[i]! - (Math.sqrt(Math.abs(p)) + p / (1 + xi * xi)))).toBeLessThan(1e-12);
+    }
+  },
+  pointer_chase(initial, result) {
+    // Walking 3000 steps of a single 4096-cycle visits 3000 distinct indices.
+    const next = initial.next as Uint32Array;
+    const seen = new Set<number>();
+    let j = 0;
+    for (let s = 0; s < 3000; s++) {
+      j = next[j]!;
+      seen.add(j);
+    }
+    expect(seen.size).toBe(3000);
+    expect(result.lastIndex![0]).toBe(j);
+    let sum = 0n;
+    for (const v of seen) sum += BigInt(v);
+    expect(result.indexSum![0]).toBe(sum);
+  },
+};
