@@ -360,7 +360,8 @@ export function divF64(a: number, b: number, mode: RoundMode): number {
   if (mode === 0 || q !== q || a === 0 || b === 0) return q;
   if (a - a !== 0 || b - b !== 0) return q; // infinite operand: exact result
   const mq = Math.abs(q);
-  if (mq < BIG && Math.abs(b) < BIG && Math.abs(a) >= TINY && mq >= TINY) {
+  const ma = Math.abs(a);
+  if (mq < BIG && Math.abs(b) < BIG && ma >= TINY && ma < BIG && mq >= TINY) {
     return roundF64(q, divResidualSign(a, b, q), mode);
   }
   return roundExact(exactDiv(exactOf(a), exactOf(b), 60), mode, FMT_F64);

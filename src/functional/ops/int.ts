@@ -106,12 +106,12 @@ export function addCarryOut32(a: number, b: number, carryIn: number): number {
 }
 
 /**
- * Carry flag after `sub.cc`/`subc.cc` on 32 bits. PTX defines `sub.cc` as `a + ~b + 1` and
- * `subc` as `a + ~b + CC.CF`, so the flag is the carry-out of that sum, i.e. 1 when there was
- * *no* borrow (PTX ISA §9.7.2.3-4). `carryIn` is the flag read by `subc` (1 for plain `sub.cc`).
+ * Borrow flag after `sub.cc`/`subc.cc` on 32 bits: PTX defines `subc` as `a - (b + CC.CF)` and
+ * the flag written by `.cc` as the borrow-out, i.e. 1 when `a < b + borrowIn` as unsigned
+ * numbers (PTX ISA §9.7.2.3-4). `borrowIn` is the flag read by `subc` (0 for plain `sub.cc`).
  */
-export function subCarryOut32(a: number, b: number, carryIn: number): number {
-  return (a >>> 0) + (~b >>> 0) + carryIn > 4294967295 ? 1 : 0;
+export function subBorrowOut32(a: number, b: number, borrowIn: number): number {
+  return (a >>> 0) < (b >>> 0) + borrowIn ? 1 : 0;
 }
 
 /** 64-bit {@link addCarryOut32}. */
@@ -119,11 +119,9 @@ export function addCarryOut64(a: bigint, b: bigint, carryIn: number): number {
   return BigInt.asUintN(64, a) + BigInt.asUintN(64, b) + BigInt(carryIn) > U64_MAX ? 1 : 0;
 }
 
-/** 64-bit {@link subCarryOut32}. */
-export function subCarryOut64(a: bigint, b: bigint, carryIn: number): number {
-  return BigInt.asUintN(64, a) + (U64_MAX - BigInt.asUintN(64, b)) + BigInt(carryIn) > U64_MAX
-    ? 1
-    : 0;
+/** 64-bit {@link subBorrowOut32}. */
+export function subBorrowOut64(a: bigint, b: bigint, borrowIn: number): number {
+  return BigInt.asUintN(64, a) < BigInt.asUintN(64, b) + BigInt(borrowIn) ? 1 : 0;
 }
 
 /** `abs.s{16,32}`: absolute value; `abs(MIN) = MIN` (wraps, PTX ISA §9.7.1.10). */
@@ -553,6 +551,43 @@ export function brev64(a: bigint): bigint {
   const hi = brev32(Number(x >> 32n));
   const lo = brev32(Number(x & 0xffffffffn));
   return (BigInt(lo) << 32n) | BigInt(hi);
+}
+
+/**
+ * `bfind{.shiftamt}.{u,s}32`: bit position of the most significant non-sign bit (the highest 1,
+ * or for negative signed inputs the highest 0), or 0xffffffff when there is none; with
+ * `.shiftamt` the left shift that moves that bit to bit 31 (PTX ISA §9.7.1.16).
+ */
+export function bfind32(a: number, signed: boolean, shiftAmt: boolean): number {
+  let x = a >>> 0;
+  if (signed && x & 0x80000000) x = ~x >>> 0;
+  if (x === 0) return 0xffffffff;
+  const pos = 31 - Math.clz32(x);
+  return shiftAmt ? 31 - pos : pos;
+}
+
+/** `bfind{.shiftamt}.{u,s}64`: see {@link bfind32}; the most significant bit is 63. */
+export function bfind64(a: bigint, signed: boolean, shiftAmt: boolean): number {
+  let x = BigInt.asUintN(64, a);
+  if (signed && x >> 63n) x = BigInt.asUintN(64, ~x);
+  if (x === 0n) return 0xffffffff;
+  const pos = 63 - clz64(x);
+  return shiftAmt ? 63 - pos : pos;
+}
+
+/**
+ * `shf.{l,r}.{clamp,wrap}.b32 d, a, b, c`: funnel shift of the 64-bit value `b:a` (b high) by
+ * `n = clamp ? min(c, 32) : c & 31`; `.l` returns the high 32 bits of the left-shifted value,
+ * `.r` the low 32 bits of the right-shifted value (PTX ISA §9.7.8.9).
+ */
+export function shf(a: number, b: number, c: number, right: boolean, clamp: boolean): number {
+  const c32 = c >>> 0;
+  const n = clamp ? (c32 > 32 ? 32 : c32) : c32 & 31;
+  const lo = a >>> 0;
+  const hi = b >>> 0;
+  if (n === 0) return right ? lo : hi;
+  if (n === 32) return right ? hi : lo;
+  return right ? ((hi << (32 - n)) | (lo >>> n)) >>> 0 : ((hi << n) | (lo >>> (32 - n))) >>> 0;
 }
 
 /**

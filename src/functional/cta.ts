@@ -1,0 +1,109 @@
+/**
+ * {@link FunctionalCta}: one CTA of a launch: its shared memory, its warps, and the state of its
+ * 16 named barriers (PTX ISA §9.7.13.4 `bar`/`barrier`).
+ *
+ * Barrier model: a warp arrives at barrier `id` when it executes `bar.sync`/`bar.arrive` with at
+ * least one active lane (warp granularity, as on pre-Volta GPUs and in GPGPU-Sim). Without a
+ * thread count the barrier completes when every warp of the CTA that has not exited arrived;
+ * with a count `b` (a multiple of 32) when `b / 32` warps arrived. `bar.sync` blocks the warp
+ * until completion, `bar.arrive` does not. A warp that exits no longer counts, which may complete
+ * a barrier the others wait at.
+ */
+
+import type { Dim3, FunctionalKernel } from './kernel.ts';
+import { ByteStore } from './memory.ts';
+import { FunctionalWarp } from './warp.ts';
+
+/** A CTA being executed. */
+export class FunctionalCta {
+  readonly kernel: FunctionalKernel;
+  /** CTA id (`%ctaid`). */
+  get ctaId(): Dim3 {
+    return this.id;
+  }
+  /** SM the CTA runs on (`%smid`). */
+  get smId(): number {
+    return this.sm;
+  }
+  private id: Dim3;
+  private sm: number;
+  /** Shared memory (static variables first, dynamic shared memory after them). */
+  readonly shared: ByteStore;
+  /** The warps, by warp index. */
+  readonly warps: readonly FunctionalWarp[];
+  /** Warps that have not exited. */
+  liveWarps: number;
+  /** Warps arrived at each barrier in the current round. */
+  private readonly arrived = new Int32Array(16);
+  /** Warps expected at each barrier in the current round (0: all live warps). */
+  private readonly expected = new Int32Array(16);
+
+  constructor(kernel: FunctionalKernel, ctaId: Dim3, smId: number) {
+    this.kernel = kernel;
+    this.id = ctaId;
+    this.sm = smId;
+    this.shared = new ByteStore(Math.max(8, kernel.sharedBytes));
+    const warps: FunctionalWarp[] = [];
+    for (let w = 0; w < kernel.warpsPerCta; w++) warps.push(new FunctionalWarp(this, w));
+    this.warps = warps;
+    this.liveWarps = warps.filter((w) => !w.done).length;
+  }
+
+  /**
+   * Re-initialises this CTA object as CTA `ctaId` on SM `smId` (shared memory zeroed, warps at
+   * the entry). Used by `FunctionalKernel.createCta` to recycle released CTAs.
+   */
+  reinit(ctaId: Dim3, smId: number): void {
+    this.id = ctaId;
+    this.sm = smId;
+    this.shared.u8.fill(0);
+    this.arrived.fill(0);
+    this.expected.fill(0);
+    this.liveWarps = this.kernel.warpsPerCta;
+    for (const w of this.warps) {
+      w.reset();
+      if (w.done) this.liveWarps--;
+    }
+  }
+
+  /** True when every warp finished. */
+  get done(): boolean {
+    return this.liveWarps === 0;
+  }
+
+  /**
+   * A warp arrives at barrier `id` (0..15). `threadCount` 0 means all threads of the CTA.
+   * With `wait` the warp blocks until the barrier completes (it may complete at once).
+   */
+  arrive(warp: FunctionalWarp, id: number, threadCount: number, wait: boolean): void {
+    if (threadCount > 0) this.expected[id] = Math.ceil(threadCount / 32);
+    this.arrived[id]!++;
+    if (wait) warp.atBarrier = id;
+    this.tryRelease(id);
+  }
+
+  /** Called by a warp when its last lane exits. */
+  warpExited(_warp: FunctionalWarp): void {
+    this.liveWarps--;
+    for (let id = 0; id < 16; id++) if (this.arrived[id]! > 0) this.tryRelease(id);
+  }
+
+  private tryRelease(id: number): void {
+    const need = this.expected[id]! > 0 ? this.expected[id]! : this.liveWarps;
+    if (this.arrived[id]! < need) return;
+    this.arrived[id] = 0;
+    this.expected[id] = 0;
+    for (const w of this.warps) if (w.atBarrier === id) w.atBarrier = -1;
+  }
+
+  /** Barrier ids with waiting warps, and how many arrived of how many needed (for deadlock reports). */
+  barrierState(): { id: number; arrived: number; needed: number; waiting: number[] }[] {
+    const out: { id: number; arrived: number; needed: number; waiting: number[] }[] = [];
+    for (let id = 0; id < 16; id++) {
+      const waiting = this.warps.filter((w) => w.atBarrier === id).map((w) => w.warpIndex);
+      if (waiting.length === 0 && this.arrived[id] === 0) continue;
+      out.push({ id, arrived: this.arrived[id]!, needed: this.expected[id]! > 0 ? this.expected[id]! : this.liveWarps, waiting });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,630 @@
+/**
+ * {@link FunctionalWarp}: 32 lanes executing one PTX instruction per {@link FunctionalWarp.step}.
+ *
+ * Control flow uses a SIMT reconvergence stack (GPGPU-Sim's model, Fung et al., MICRO 2007; paper
+ * 002 §2): each entry is (function, PC, reconvergence PC, lane mask). The top entry runs. At a
+ * divergent branch the top entry becomes the reconvergence entry (its PC set to the branch's
+ * immediate post-dominator, from `src/isa/cfg.ts`) and the two paths are pushed, the
+ * fall-through path on top (so it runs first); an entry is popped when its PC reaches its
+ * reconvergence PC. If the top entry already reconverges at the same PC (a loop back edge), it is
+ * replaced instead of nested, so divergent loops do not grow the stack.
+ *
+ * `exit` (and `ret` in the kernel) removes lanes from every entry; entries left without lanes
+ * are popped. `call` pushes an entry for the callee that reconverges only when all its lanes
+ * returned; `ret` in a `.func` removes the returning lanes from the callee's entries after
+ * copying their return values. `bar.sync` blocks the whole warp until the CTA barrier completes
+ * (barriers are per warp: a warp arrives with whatever lanes are active).
+ *
+ * Atomics and stores of one warp instruction are applied lane by lane in increasing lane order,
+ * so for conflicting plain stores the highest lane wins and atomics see the results of lower
+ * lanes (PTX leaves the order unspecified; this is warpstate's defined order).
+ */
+
+import { SpecialReg, StateSpace } from '../isa/ir.ts';
+import type { Instruction } from '../isa/ir.ts';
+import { InstrKind, type CompiledInstr, type ExecWarp } from './exec-types.ts';
+import { CLOCK_SREGS, type CompiledFunction, type CompiledKernel } from './compile.ts';
+import { popc32 as popcount } from './ops/int.ts';
+import type { FunctionalCta } from './cta.ts';
+import type { FunctionalKernel } from './kernel.ts';
+import { ByteStore, FunctionalFault, MemoryAccessFault, type GlobalMemory } from './memory.ts';
+import type { WarpStepInfo } from './step-info.ts';
+
+// fields of a SIMT stack entry
+const FN = 0;
+const PC = 1;
+const RPC = 2;
+const MASK = 3;
+const NEVER = -1; // reconvergence PC of the bottom entry
+const NO_CALLS = new Int32Array(0);
+const NO_SITES: (CompiledInstr | undefined)[] = [];
+const CALL_MARK = -2; // reconvergence PC of a call entry (it ends when all lanes returned)
+
+/** One warp of a CTA. */
+export class FunctionalWarp implements ExecWarp {
+  /** The CTA this warp belongs to. */
+  readonly cta: FunctionalCta;
+  /** The launch. */
+  readonly kernel: FunctionalKernel;
+  /** Warp index in the CTA (`%warpid`). */
+  readonly warpIndex: number;
+  /** Lanes that hold threads (the last warp of a CTA may be partial). */
+  readonly initialMask: number;
+
+  // ExecWarp state read and written by the compiled instruction closures (see exec-types.ts):
+  // register-file views, predicate masks, memories, and per-instruction scratch.
+  readonly u32: Uint32Array;
+  readonly i32: Int32Array;
+  readonly f32: Float32Array;
+  readonly f64: Float64Array;
+  readonly u64: BigUint64Array;
+  readonly s64: BigInt64Array;
+  readonly preds: Int32Array;
+  readonly gmem: GlobalMemory;
+  readonly shared: ByteStore;
+  readonly sharedBytes: number;
+  readonly local: ByteStore;
+  readonly localStride: number;
+  readonly localBytes: number;
+  readonly cnst: ByteStore;
+  readonly constBytes: number;
+  readonly param: ByteStore;
+  readonly paramBytes: number;
+  readonly symAddr: Float64Array;
+  addresses: Float64Array;
+  resolvedSpace = -1;
+  laneSpace = 0;
+  memStore: ByteStore;
+  readonly scratch: Uint32Array;
+
+  /**
+   * Value of `%clock64` (cycles) for the next instruction. The timing model sets it before each
+   * `step`; otherwise it counts this warp's executed instructions (it is incremented after every
+   * step).
+   */
+  clock = 0;
+  /** Value of `%globaltimer` in nanoseconds; defaults to {@link clock}. Set it with the clock when timing. */
+  globalTimerNs: number | undefined = undefined;
+
+  /** Lanes that have exited. */
+  exitedMask = 0;
+  /** True once every lane exited. */
+  done = false;
+  /** Barrier id the warp waits at, or -1. */
+  atBarrier = -1;
+  /** Warp instructions executed. */
+  warpInstructions = 0;
+  /** Thread instructions executed (sum of active lanes). */
+  threadInstructions = 0;
+
+  // SIMT stack: entry i at stack[4i .. 4i+3] = function, pc, reconvergence pc, lane mask
+  private stack: Int32Array;
+  private depth = 0;
+  // call frames: SIMT stack index of each call entry and its call instruction
+  private readonly callEntry: Int32Array;
+  private readonly callSite: (CompiledInstr | undefined)[];
+  private callDepth = 0;
+
+  private readonly code: readonly (CompiledFunction | undefined)[];
+  private readonly clockSlots: readonly { sreg: number; slot: number }[];
+
+  constructor(cta: FunctionalCta, warpIndex: number) {
+    this.cta = cta;
+    const k = cta.kernel;
+    this.kernel = k;
+    this.warpIndex = warpIndex;
+    const ck: CompiledKernel = k.compiled;
+    const buf = new ArrayBuffer(Math.max(8, ck.regWords * 4));
+    this.u32 = new Uint32Array(buf);
+    this.u32.set(ck.template);
+    this.i32 = new Int32Array(buf);
+    this.f32 = new Float32Array(buf);
+    this.f64 = new Float64Array(buf);
+    this.u64 = new BigUint64Array(buf);
+    this.s64 = new BigInt64Array(buf);
+    this.preds = new Int32Array(ck.predCount);
+    this.preds[1] = -1; // constant true
+    this.gmem = k.memory;
+    this.shared = cta.shared;
+    this.sharedBytes = k.sharedBytes;
+    this.localStride = k.localStride;
+    this.localBytes = k.localBytes;
+    this.local = this.localBytes > 0 ? new ByteStore(32 * this.localStride) : k.emptyStore;
+    this.scratch = k.scratch;
+    this.addresses = k.scratchAddresses;
+    this.cnst = k.cnst;
+    this.constBytes = k.constBytes;
+    this.param = k.param;
+    this.paramBytes = k.paramBytes;
+    this.symAddr = k.symAddr;
+    this.memStore = this.local;
+    this.code = ck.functions;
+
+    const first = warpIndex * 32;
+    const n = Math.max(0, Math.min(32, k.threadsPerCta - first));
+    this.initialMask = n === 32 ? -1 : (1 << n) - 1;
+    this.fillSpecials();
+    this.clockSlots = ck.specials.filter((s) => CLOCK_SREGS.has(s.sreg)).map((s) => ({ sreg: s.sreg, slot: s.slot }));
+
+    this.stack = new Int32Array(4 * 8);
+    this.callEntry = ck.maxCallDepth > 0 ? new Int32Array(ck.maxCallDepth + 2) : NO_CALLS;
+    this.callSite = ck.maxCallDepth > 0 ? new Array<CompiledInstr | undefined>(ck.maxCallDepth + 2).fill(undefined) : NO_SITES;
+    if (this.initialMask === 0 || this.code[ck.entry]!.code.length === 0) this.done = true;
+    else this.push(ck.entry, 0, NEVER, this.initialMask);
+  }
+
+  /**
+   * Returns the warp to its launch state for the CTA's current id (used when a finished CTA is
+   * recycled by `FunctionalKernel.createCta`): registers, predicates and local memory cleared,
+   * special registers refilled, SIMT stack at the entry.
+   */
+  reset(): void {
+    const ck = this.kernel.compiled;
+    this.u32.set(ck.template);
+    if (ck.regWords < this.u32.length) this.u32.fill(0, ck.regWords);
+    this.preds.fill(0);
+    this.preds[1] = -1;
+    if (this.localBytes > 0) this.local.u8.fill(0);
+    this.fillSpecials();
+    this.exitedMask = 0;
+    this.atBarrier = -1;
+    this.warpInstructions = 0;
+    this.threadInstructions = 0;
+    this.clock = 0;
+    this.globalTimerNs = undefined;
+    this.depth = 0;
+    this.callDepth = 0;
+    this.done = this.initialMask === 0 || this.code[ck.entry]!.code.length === 0;
+    if (!this.done) this.push(ck.entry, 0, NEVER, this.initialMask);
+  }
+
+  /** Lanes at the current PC (top of the SIMT stack), or 0 when done. */
+  get activeMask(): number {
+    return this.depth > 0 ? this.stack[4 * (this.depth - 1) + MASK]! : 0;
+  }
+
+  /** PC of the next instruction, or -1 when done. */
+  get pc(): number {
+    return this.depth > 0 ? this.stack[4 * (this.depth - 1) + PC]! : -1;
+  }
+
+  /** Function index of the next instruction, or -1 when done. */
+  get functionIndex(): number {
+    return this.depth > 0 ? this.stack[4 * (this.depth - 1) + FN]! : -1;
+  }
+
+  /**
+   * The instruction the next {@link step} executes (undefined when done): the timing model reads
+   * its opcode class and registers (`opClass`, `srcRegs`, `dstRegs`) before issuing it.
+   */
+  get nextInstruction(): Instruction | undefined {
+    if (this.depth === 0) return undefined;
+    return this.code[this.stack[4 * (this.depth - 1) + FN]!]!.code[this.stack[4 * (this.depth - 1) + PC]!]?.ins;
+  }
+
+  /** True when the warp can execute (not done, not waiting at a barrier). */
+  get ready(): boolean {
+    return !this.done && this.atBarrier < 0;
+  }
+
+  /** SIMT stack depth. */
+  get stackDepth(): number {
+    return this.depth;
+  }
+
+  private push(fn: number, pc: number, rpc: number, mask: number): void {
+    if (4 * this.depth === this.stack.length) {
+      const b = new Int32Array(this.stack.length * 2);
+      b.set(this.stack);
+      this.stack = b;
+    }
+    const i = 4 * this.depth++;
+    const s = this.stack;
+    s[i + FN] = fn;
+    s[i + PC] = pc;
+    s[i + RPC] = rpc;
+    s[i + MASK] = mask;
+  }
+
+  /** Pops entries that reached their reconvergence PC or lost all their lanes. */
+  private settle(): void {
+    while (this.depth > 0) {
+      const t = this.depth - 1;
+      if (this.stack[4 * t + MASK] !== 0 && this.stack[4 * t + PC] !== this.stack[4 * t + RPC]) break;
+      this.depth--;
+      if (this.callDepth > 0 && this.callEntry[this.callDepth]! >= this.depth) this.callDepth--;
+    }
+    if (this.depth === 0 && !this.done) {
+      this.done = true;
+      this.cta.warpExited(this);
+    }
+  }
+
+  /**
+   * Executes the next instruction and describes it in `info` (overwriting every field).
+   * @throws FunctionalFault on a bad memory access (naming kernel, function, PC, line, lane,
+   *   address), or when called on a finished warp or one waiting at a barrier.
+   */
+  step(info: WarpStepInfo): void {
+    info.reset();
+    if (this.done || this.atBarrier >= 0) {
+      throw new FunctionalFault(`step() on a warp that is ${this.done ? 'finished' : 'waiting at a barrier'}`, {
+        kind: 'unsupported',
+        kernel: this.kernel.entry.name,
+        cta: this.cta.ctaId,
+        warp: this.warpIndex,
+        reason: this.done ? 'warp finished' : 'warp at barrier',
+      });
+    }
+    const t = this.depth - 1;
+    const fnIdx = this.stack[4 * t + FN]!;
+    const pc = this.stack[4 * t + PC]!;
+    const mask = this.stack[4 * t + MASK]!;
+    const ci = this.code[fnIdx]!.code[pc]!;
+    let exec = mask;
+    if (ci.guard >= 0) {
+      const g = this.preds[ci.guard]!;
+      exec &= ci.guardNeg ? ~g : g;
+    }
+    info.pc = pc;
+    info.functionIndex = fnIdx;
+    info.instruction = ci.ins;
+    info.warpMask = mask >>> 0;
+    info.activeMask = exec >>> 0;
+    const count = popcount(exec);
+    info.activeCount = count;
+    this.warpInstructions++;
+    this.threadInstructions += count;
+
+    switch (ci.kind) {
+      case InstrKind.Normal:
+        if (exec !== 0) {
+          if (ci.readsClock) this.refreshClock();
+          ci.exec(this, exec);
+        }
+        this.advance(t, pc + 1);
+        break;
+      case InstrKind.Memory:
+        info.accessBytes = ci.accessBytes;
+        info.isLoad = ci.isLoad;
+        info.isStore = ci.isStore;
+        info.space = ci.space;
+        if (exec !== 0) {
+          this.addresses = info.addresses;
+          info.addresses.fill(NaN);
+          try {
+            ci.exec(this, exec);
+          } catch (e) {
+            if (e instanceof MemoryAccessFault) throw this.memoryFault(ci, fnIdx, pc, exec, e);
+            throw e;
+          }
+          if (ci.space === StateSpace.Generic && this.resolvedSpace >= 0) info.space = this.resolvedSpace as StateSpace;
+        }
+        this.advance(t, pc + 1);
+        break;
+      case InstrKind.Branch:
+        this.branch(info, ci, t, fnIdx, pc, mask, exec);
+        break;
+      case InstrKind.Exit:
+        this.exitLanes(t, pc, exec);
+        break;
+      case InstrKind.Ret:
+        if (this.callDepth === 0) this.exitLanes(t, pc, exec);
+        else this.returnLanes(t, pc, exec);
+        info.jumped = exec !== 0;
+        break;
+      case InstrKind.Call:
+        if (exec === 0) this.advance(t, pc + 1);
+        else {
+          this.callFunction(ci, t, pc, exec);
+          info.jumped = true;
+        }
+        break;
+      case InstrKind.Barrier:
+        this.advance(t, pc + 1);
+        if (exec !== 0) {
+          const id = this.laneValue(ci.barId!.slot, ci.barId!.bits, exec) & 15;
+          const count = ci.barCount ? this.laneValue(ci.barCount.slot, ci.barCount.bits, exec) : 0;
+          this.cta.arrive(this, id, count, !ci.barArrive);
+        }
+        break;
+      default:
+        this.advance(t, pc + 1);
+    }
+    this.clock++;
+    this.fillNext(info);
+  }
+
+  private fillNext(info: WarpStepInfo): void {
+    // falling off the end of a function is an implicit return (not an instruction): done here,
+    // so that the next PC is always a real instruction
+    while (this.depth > 0 && this.stack[4 * (this.depth - 1) + PC]! >= this.code[this.stack[4 * (this.depth - 1) + FN]!]!.code.length) {
+      this.implicitReturn();
+    }
+    info.atBarrier = this.atBarrier >= 0;
+    info.exited = this.done;
+    info.stackDepth = this.depth;
+    if (this.depth > 0) {
+      const t = this.depth - 1;
+      info.nextPc = this.stack[4 * t + PC]!;
+      info.nextFunctionIndex = this.stack[4 * t + FN]!;
+      info.nextMask = this.stack[4 * t + MASK]! >>> 0;
+    } else {
+      info.nextPc = -1;
+      info.nextFunctionIndex = -1;
+      info.nextMask = 0;
+    }
+  }
+
+  /** Value of a (uniform) operand: the first active lane's. */
+  private laneValue(slot: number, bits: number, mask: number): number {
+    const l = 31 - Math.clz32(mask & -mask);
+    return this.u32[bits === 64 ? slot + 2 * l : slot + l]!;
+  }
+
+  private advance(t: number, next: number): void {
+    if (t === this.depth - 1) this.stack[4 * t + PC] = next;
+    this.settle();
+  }
+
+  private branch(info: WarpStepInfo, ci: CompiledInstr, t: number, fn: number, pc: number, mask: number, taken: number): void {
+    const notTaken = mask & ~taken;
+    if (taken === 0 || ci.target === pc + 1) {
+      this.advance(t, pc + 1);
+      return;
+    }
+    if (notTaken === 0) {
+      info.jumped = true;
+      this.advance(t, ci.target);
+      return;
+    }
+    info.diverged = true;
+    const rpc = ci.rpc;
+    if (this.stack[4 * t + RPC] === rpc) {
+      // the current entry already waits for reconvergence at rpc below: replace it
+      this.depth--;
+    } else {
+      this.stack[4 * t + PC] = rpc;
+    }
+    if (ci.target !== rpc) this.push(fn, ci.target, rpc, taken);
+    if (pc + 1 !== rpc) this.push(fn, pc + 1, rpc, notTaken);
+    this.settle();
+  }
+
+  private exitLanes(t: number, pc: number, lanes: number): void {
+    if (lanes === 0) {
+      this.advance(t, pc + 1);
+      return;
+    }
+    this.exitedMask |= lanes;
+    const keep = ~lanes;
+    for (let i = 0; i < this.depth; i++) this.stack[4 * i + MASK] = this.stack[4 * i + MASK]! & keep;
+    if (this.stack[4 * t + MASK] !== 0) this.stack[4 * t + PC] = pc + 1;
+    this.settle();
+  }
+
+  private callFunction(ci: CompiledInstr, t: number, pc: number, lanes: number): void {
+    const plan = ci.call!;
+    const callee = this.code[ci.callee]!;
+    for (const a of plan.args) this.copyToFrame(a.reg, a.varOff, a.paramOff, a.size, lanes);
+    this.stack[4 * t + PC] = pc + 1; // continuation of every lane of the entry
+    this.push(callee.index, 0, CALL_MARK, lanes);
+    this.callDepth++;
+    this.callEntry[this.callDepth] = this.depth - 1;
+    this.callSite[this.callDepth] = ci;
+    this.settle();
+  }
+
+  private returnLanes(t: number, pc: number, lanes: number): void {
+    if (lanes === 0) {
+      this.advance(t, pc + 1);
+      return;
+    }
+    const site = this.callSite[this.callDepth]!;
+    for (const r of site.call!.rets) this.copyFromFrame(r.reg, r.varOff, r.paramOff, r.size, lanes);
+    const base = this.callEntry[this.callDepth]!;
+    const keep = ~lanes;
+    for (let i = base; i < this.depth; i++) this.stack[4 * i + MASK] = this.stack[4 * i + MASK]! & keep;
+    if (this.stack[4 * t + MASK] !== 0) this.stack[4 * t + PC] = pc + 1;
+    this.settle();
+  }
+
+  /** A function ran past its last instruction: `ret` for every lane of the top entry. */
+  private implicitReturn(): void {
+    const t = this.depth - 1;
+    const lanes = this.stack[4 * t + MASK]!;
+    if (this.callDepth === 0) this.exitLanes(t, this.stack[4 * t + PC]!, lanes);
+    else this.returnLanes(t, this.stack[4 * t + PC]!, lanes);
+  }
+
+  /** Writes a register (or copies a caller `.param` variable) into a callee parameter, per lane. */
+  private copyToFrame(reg: { slot: number; bits: number } | undefined, varOff: number, paramOff: number, size: number, lanes: number): void {
+    const u8 = this.local.u8;
+    for (let l = 0; l < 32; l++) {
+      if (((lanes >>> l) & 1) === 0) continue;
+      const base = l * this.localStride;
+      if (reg) {
+        const lo = this.u32[reg.bits === 64 ? reg.slot + 2 * l : reg.slot + l]!;
+        const hi = reg.bits === 64 ? this.u32[reg.slot + 2 * l + 1]! : 0;
+        for (let k = 0; k < size; k++) u8[base + paramOff + k] = k < 4 ? (lo >>> (8 * k)) & 0xff : k < 8 ? (hi >>> (8 * (k - 4))) & 0xff : 0;
+      } else {
+        u8.copyWithin(base + paramOff, base + varOff, base + varOff + size);
+      }
+    }
+  }
+
+  /** Copies a callee return parameter into a register or a caller `.param` variable, per lane. */
+  private copyFromFrame(reg: { slot: number; bits: number } | undefined, varOff: number, paramOff: number, size: number, lanes: number): void {
+    const u8 = this.local.u8;
+    for (let l = 0; l < 32; l++) {
+      if (((lanes >>> l) & 1) === 0) continue;
+      const base = l * this.localStride + paramOff;
+      if (reg) {
+        let lo = 0;
+        let hi = 0;
+        for (let k = 0; k < size && k < 8; k++) {
+          const b = u8[base + k]!;
+          if (k < 4) lo |= b << (8 * k);
+          else hi |= b << (8 * (k - 4));
+        }
+        if (reg.bits === 64) {
+          this.u32[reg.slot + 2 * l] = lo;
+          this.u32[reg.slot + 2 * l + 1] = hi;
+        } else this.u32[reg.slot + l] = reg.bits === 32 ? lo : lo & (reg.bits === 16 ? 0xffff : 0xff);
+      } else {
+        const vb = l * this.localStride + varOff;
+        u8.copyWithin(vb, base, base + size);
+      }
+    }
+  }
+
+  private refreshClock(): void {
+    const c = this.clock;
+    const g = this.globalTimerNs ?? c;
+    for (const s of this.clockSlots) {
+      let v: number;
+      switch (s.sreg) {
+        case SpecialReg.Clock:
+          v = c % 4294967296;
+          break;
+        case SpecialReg.ClockHi:
+          v = Math.floor(c / 4294967296);
+          break;
+        case SpecialReg.GlobaltimerLo:
+          v = g % 4294967296;
+          break;
+        case SpecialReg.GlobaltimerHi:
+          v = Math.floor(g / 4294967296);
+          break;
+        case SpecialReg.Globaltimer:
+          this.fill64(s.slot, g);
+          continue;
+        default:
+          this.fill64(s.slot, c);
+          continue;
+      }
+      for (let l = 0; l < 32; l++) this.u32[s.slot + l] = v;
+    }
+  }
+
+  private fill64(slot: number, v: number): void {
+    const lo = v % 4294967296;
+    const hi = Math.floor(v / 4294967296);
+    for (let l = 0; l < 32; l++) {
+      this.u32[slot + 2 * l] = lo;
+      this.u32[slot + 2 * l + 1] = hi;
+    }
+  }
+
+  private fillSpecials(): void {
+    const k = this.kernel;
+    const cta = this.cta;
+    const [bx, by] = k.block;
+    for (const s of k.compiled.specials) {
+      const comp = s.component < 0 ? 0 : s.component;
+      for (let l = 0; l < 32; l++) {
+        const tid = this.warpIndex * 32 + l;
+        let v = 0;
+        switch (s.sreg) {
+          case SpecialReg.Tid:
+            v = comp === 0 ? tid % bx : comp === 1 ? Math.floor(tid / bx) % by : Math.floor(tid / (bx * by));
+            break;
+          case SpecialReg.Ntid:
+            v = k.block[comp]!;
+            break;
+          case SpecialReg.Ctaid:
+            v = cta.ctaId[comp]!;
+            break;
+          case SpecialReg.Nctaid:
+            v = k.grid[comp]!;
+            break;
+          case SpecialReg.Laneid:
+            v = l;
+            break;
+          case SpecialReg.Warpid:
+            v = this.warpIndex;
+            break;
+          case SpecialReg.Nwarpid:
+            v = k.nwarpid;
+            break;
+          case SpecialReg.Smid:
+            v = cta.smId;
+            break;
+          case SpecialReg.Nsmid:
+            v = k.nsmid;
+            break;
+          case SpecialReg.Gridid:
+            v = k.gridId;
+            break;
+          case SpecialReg.LanemaskEq:
+            v = 2 ** l;
+            break;
+          case SpecialReg.LanemaskLe:
+            v = 2 ** (l + 1) - 1;
+            break;
+          case SpecialReg.LanemaskLt:
+            v = 2 ** l - 1;
+            break;
+          case SpecialReg.LanemaskGe:
+            v = 4294967296 - 2 ** l;
+            break;
+          case SpecialReg.LanemaskGt:
+            v = 4294967296 - 2 ** (l + 1);
+            break;
+          case SpecialReg.DynamicSmemSize:
+            v = k.dynamicSharedBytes;
+            break;
+          case SpecialReg.TotalSmemSize:
+            v = k.sharedBytes;
+            break;
+          case SpecialReg.WarpSize:
+            v = 32;
+            break;
+          default:
+            v = 0; // clocks: refreshed when read
+        }
+        if (s.bits === 64) {
+          this.u32[s.slot + 2 * l] = v % 4294967296;
+          this.u32[s.slot + 2 * l + 1] = Math.floor(v / 4294967296);
+        } else this.u32[s.slot + l] = v;
+      }
+    }
+  }
+
+  private memoryFault(ci: CompiledInstr, fnIdx: number, pc: number, exec: number, e: MemoryAccessFault): FunctionalFault {
+    const lane = this.faultLane(exec);
+    const fn = this.code[fnIdx]!.fn;
+    const ins = ci.ins;
+    const where = `${this.kernel.file}:${ins.line}`;
+    const msg =
+      `${where}: ${e.reason} ${e.size}-byte ${e.space} access at address 0x${e.address.toString(16)} ` +
+      `(kernel ${this.kernel.entry.name}, function ${fn.name}, pc ${pc} '${ins.opText}', ` +
+      `cta (${this.cta.ctaId.join(',')}), warp ${this.warpIndex}, lane ${lane})`;
+    return new FunctionalFault(msg, {
+      kind: 'memory',
+      kernel: this.kernel.entry.name,
+      function: fn.name,
+      pc,
+      line: ins.line,
+      opText: ins.opText,
+      cta: this.cta.ctaId,
+      warp: this.warpIndex,
+      lane,
+      address: e.address,
+      space: e.space,
+      size: e.size,
+      reason: e.reason,
+    });
+  }
+
+  /**
+   * The lane whose access faulted: addresses are cleared to NaN before a memory instruction and
+   * lanes run in increasing order, each writing its address before accessing memory, so it is
+   * the last lane with an address.
+   */
+  private faultLane(exec: number): number {
+    let last = -1;
+    for (let l = 0; l < 32; l++) if ((exec >>> l) & 1 && this.addresses[l] === this.addresses[l]) last = l;
+    return last;
+  }
+}
