@@ -11,7 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { createUnitRegistry } from '../../machines/index.ts';
 import { InputError, SimulationError } from '../errors.ts';
-import { loadScenario } from '../scenario/loader.ts';
+import { runKernelScenarioFunctional } from '../scenario/kernel-run.ts';
+import { loadScenario, type LoadedScenario } from '../scenario/loader.ts';
+import { writeOutputFile } from '../trace/sinks.ts';
 import { runScenario } from '../scenario/run.ts';
 import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
@@ -27,6 +29,31 @@ function collect(value: string, previous: string[]): string[] {
 
 function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+function printChecks(checks: readonly { passed: boolean; description: string; actual: number | string }[], out: (s: string) => void): void {
+  for (const c of checks) out(`check ${c.passed ? 'PASS' : 'FAIL'}: ${c.description} (actual ${c.actual})\n`);
+  const passed = checks.filter((c) => c.passed).length;
+  out(`checks: ${passed} passed, ${checks.length - passed} failed\n`);
+}
+
+/** Runs a kernel scenario; timing mode arrives with the GPU timing model. */
+function runKernelScenario(loaded: LoadedScenario, opts: { functional?: boolean; quiet?: boolean; stats?: string }, out: (s: string) => void): number {
+  const mode = opts.functional ? 'functional' : loaded.scenario.mode ?? 'functional';
+  if (mode !== 'functional') {
+    throw new InputError(loaded.source.locate(['mode']), `mode '${mode}' needs the GPU timing model, which this build does not include yet; use --functional`, 'mode');
+  }
+  const r = runKernelScenarioFunctional(loaded);
+  if (!opts.quiet) {
+    out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}): functional run of ${loaded.scenario.launches.length} launch(es)\n`);
+    out(r.stats.format() + '\n');
+    out(`# functional speed: ${Math.round(r.threadInstructionsPerSecond)} thread instructions/s (${r.elapsedMs.toFixed(1)} ms)\n`);
+  }
+  if (opts.stats !== undefined) {
+    writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, checks: r.checks, stats: r.stats.toJSON() }, null, 1) + '\n');
+  }
+  printChecks(r.checks, out);
+  return r.passed ? ExitCode.ok : ExitCode.checkFailed;
 }
 
 /** Builds the program; `out`/`err` are injectable for tests. */
@@ -54,6 +81,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--trace-from <time>', 'trace window start')
     .option('--trace-to <time>', 'trace window end')
     .option('-q, --quiet', 'print only the check summary')
+    .option('--functional', 'execute kernels functionally (no timing) and check their results')
     .action(async (file: string, opts) => {
       const overrides: string[] = [...opts.set];
       if (opts.seed !== undefined) {
@@ -61,6 +89,10 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         overrides.push(`seed=${opts.seed}`);
       }
       const loaded = loadScenario(file, overrides);
+      if (loaded.scenario.launches.length > 0) {
+        setExit(runKernelScenario(loaded, opts, out));
+        return;
+      }
       const started = Date.now();
       let lastReport = started;
       const result = await runScenario(loaded, {
@@ -88,9 +120,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         out(result.engine.stats.format() + '\n');
       }
       for (const p of result.run.pendingUnits) out(`# pending: ${p.unit}: ${p.work}\n`);
-      for (const c of result.checks) out(`check ${c.passed ? 'PASS' : 'FAIL'}: ${c.description} (actual ${c.actual})\n`);
-      const passed = result.checks.filter((c) => c.passed).length;
-      out(`checks: ${passed} passed, ${result.checks.length - passed} failed\n`);
+      printChecks(result.checks, out);
       setExit(result.passed ? ExitCode.ok : ExitCode.checkFailed);
     });
 

@@ -1,0 +1,206 @@
+/**
+ * Running kernel scenarios (`buffers` + `launches` + reference checks) in functional mode:
+ * every kernel executes on the PTX functional model without timing, and its output buffers are
+ * compared with the TypeScript host references (issue 3 items 5-6; DESIGN.md §5).
+ *
+ * Flow: generate every buffer from its seeded generator, upload it to device global memory,
+ * parse each PTX file once, run the launches in order (each launch sees the previous ones'
+ * results), then read the compared buffers back and check them against the reference computed
+ * from the initial contents.
+ */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { InputError } from '../errors.ts';
+import { FunctionalKernel, GlobalMemory, runFunctional, type KernelArg } from '../functional/index.ts';
+import { parsePtx, type PtxModule } from '../isa/index.ts';
+import { Prng } from '../sim/prng.ts';
+import { StatsRegistry } from '../stats/registry.ts';
+import type { LoadedScenario } from './loader.ts';
+import {
+  ELEMENT_BYTES,
+  cloneBuffer,
+  compareBuffers,
+  createBuffer,
+  generateBuffer,
+  kernelReferences,
+  type BufferType,
+  type ReferenceArg,
+  type ReferenceLaunch,
+  type TypedArray,
+} from './references/index.ts';
+import type { LaunchSpec } from './schema.ts';
+
+/** Outcome of one check of a kernel scenario. */
+export interface KernelCheckResult {
+  readonly description: string;
+  readonly passed: boolean;
+  readonly actual: number | string;
+}
+
+/** Outcome of a functional kernel-scenario run. */
+export interface KernelScenarioResult {
+  readonly stats: StatsRegistry;
+  readonly checks: readonly KernelCheckResult[];
+  readonly passed: boolean;
+  /** Final device contents of every buffer. */
+  readonly buffers: Readonly<Record<string, TypedArray>>;
+  /** Host wall time of kernel execution, ms (not part of the deterministic statistics). */
+  readonly elapsedMs: number;
+  /** Thread instructions per wall second over all launches. */
+  readonly threadInstructionsPerSecond: number;
+}
+
+/** Parses PTX files once per run, keyed by absolute path. */
+class PtxCache {
+  private readonly modules = new Map<string, PtxModule>();
+
+  load(path: string, where: { file: string; line?: number }, field: string): PtxModule {
+    const abs = resolve(path);
+    const shown = relative(process.cwd(), abs) || abs;
+    let mod = this.modules.get(abs);
+    if (mod === undefined) {
+      let text: string;
+      try {
+        text = readFileSync(abs, 'utf8');
+      } catch {
+        throw new InputError(where, `PTX file not found: ${shown}`, field);
+      }
+      mod = parsePtx(text, shown);
+      this.modules.set(abs, mod);
+    }
+    return mod;
+  }
+}
+
+function toKernelArg(arg: LaunchSpec['args'][number], addresses: Map<string, number>, where: { file: string; line?: number }, field: string): { kernel: KernelArg; reference: ReferenceArg } {
+  if ('buffer' in arg) {
+    const addr = addresses.get(arg.buffer);
+    if (addr === undefined) throw new InputError(where, `unknown buffer '${arg.buffer}'`, field);
+    return { kernel: addr, reference: { buffer: arg.buffer } };
+  }
+  const [type, raw] = Object.entries(arg)[0]! as ['u32' | 's32' | 'u64' | 's64' | 'f32' | 'f64', number | string];
+  if (type === 'u64' || type === 's64') {
+    let v: bigint;
+    try {
+      v = BigInt(raw);
+    } catch {
+      throw new InputError(where, `not an integer: ${JSON.stringify(raw)}`, field);
+    }
+    v = type === 'u64' ? BigInt.asUintN(64, v) : BigInt.asIntN(64, v);
+    return { kernel: v, reference: { type, value: v } };
+  }
+  const n = Number(raw);
+  return { kernel: n, reference: { type, value: n } };
+}
+
+/**
+ * Runs a kernel scenario functionally.
+ * @throws InputError for bad buffers, PTX or launches (file, line, field named);
+ *   FunctionalFault (a SimulationError) for a memory fault or barrier deadlock in a kernel
+ */
+export function runKernelScenarioFunctional(loaded: LoadedScenario): KernelScenarioResult {
+  const { scenario, source, baseDir } = loaded;
+  const stats = new StatsRegistry();
+  const kernels = stats.counter('functional.kernels', 'kernel launches executed');
+  const ctas = stats.counter('functional.ctas', 'CTAs executed');
+  const warpInsts = stats.counter('functional.warp_insts', 'warp instructions executed');
+  const threadInsts = stats.counter('gpu_sim_insn', 'thread instructions executed (GPGPU-Sim gpu_sim_insn)');
+
+  const prng = new Prng(scenario.seed);
+  const memory = new GlobalMemory();
+  const initial: Record<string, TypedArray> = {};
+  const addresses = new Map<string, number>();
+  const types = new Map<string, BufferType>();
+  scenario.buffers.forEach((spec, i) => {
+    if (types.has(spec.name)) throw new InputError(source.locate(['buffers', i, 'name']), `duplicate buffer '${spec.name}'`, `buffers[${i}].name`);
+    const data = generateBuffer(spec, prng, { location: source.locate(['buffers', i, 'init']), field: `buffers[${i}].init` });
+    initial[spec.name] = cloneBuffer(data);
+    addresses.set(spec.name, memory.upload(data, 256, spec.name));
+    types.set(spec.name, spec.type);
+  });
+
+  const cache = new PtxCache();
+  const referenceLaunches: ReferenceLaunch[] = [];
+  let elapsedMs = 0;
+  scenario.launches.forEach((launch, i) => {
+    const where = source.locate(['launches', i]);
+    const mod = cache.load(resolve(baseDir, launch.ptx), source.locate(['launches', i, 'ptx']), `launches[${i}].ptx`);
+    const args = launch.args.map((a, j) => toKernelArg(a, addresses, source.locate(['launches', i, 'args', j]), `launches[${i}].args[${j}]`));
+    let kernel: FunctionalKernel;
+    try {
+      kernel = new FunctionalKernel({
+        module: mod,
+        entry: launch.entry,
+        grid: launch.grid,
+        block: launch.block,
+        args: args.map((a) => a.kernel),
+        memory,
+        dynamicSharedBytes: launch.dynamicSharedBytes,
+        file: launch.ptx,
+      });
+    } catch (e) {
+      if (e instanceof InputError) throw new InputError(where, e.reason, `launches[${i}].${e.field ?? 'entry'}`);
+      throw e;
+    }
+    const r = runFunctional(kernel);
+    kernels.value++;
+    ctas.value += r.ctas;
+    warpInsts.value += r.warpInstructions;
+    threadInsts.value += r.threadInstructions;
+    elapsedMs += r.elapsedMs;
+    referenceLaunches.push({ grid: [...launch.grid], block: [...launch.block], args: args.map((a) => a.reference) });
+  });
+
+  const final: Record<string, TypedArray> = {};
+  for (const spec of scenario.buffers) {
+    const bytes = memory.read(addresses.get(spec.name)!, spec.count * ELEMENT_BYTES[spec.type]);
+    const out = createBuffer(spec.type, spec.count);
+    new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes);
+    final[spec.name] = out;
+  }
+
+  const checks: KernelCheckResult[] = scenario.checks.map((c, i) => {
+    if ('stat' in c) {
+      const v = stats.value(c.stat);
+      const description = `${c.stat} ${c.op} ${c.value}`;
+      if (v === undefined) return { description, passed: false, actual: 'no such statistic' };
+      const ok = c.op === '==' ? v === c.value : c.op === '!=' ? v !== c.value : c.op === '<' ? v < c.value : c.op === '<=' ? v <= c.value : c.op === '>' ? v > c.value : v >= c.value;
+      return { description, passed: ok, actual: v };
+    }
+    const ref = kernelReferences[c.reference];
+    if (ref === undefined) {
+      throw new InputError(source.locate(['checks', i, 'reference']), `unknown reference '${c.reference}' (known: ${Object.keys(kernelReferences).join(', ')})`, `checks[${i}].reference`);
+    }
+    const buffers: Record<string, TypedArray> = {};
+    for (const [k, v] of Object.entries(initial)) buffers[k] = cloneBuffer(v);
+    const expected = ref({ buffers, launches: referenceLaunches, file: source.file });
+    const parts: string[] = [];
+    let passed = true;
+    for (const name of c.compare) {
+      const want = expected[name];
+      const got = final[name];
+      if (want === undefined || got === undefined) {
+        throw new InputError(source.locate(['checks', i, 'compare']), `buffer '${name}' is not ${got === undefined ? 'a scenario buffer' : 'produced by the reference'}`, `checks[${i}].compare`);
+      }
+      const rep = compareBuffers(want, got, c.ulp);
+      if (rep.ok) parts.push(`${name}: ${rep.expectedLength} elements match (max distance ${rep.maxDistance})`);
+      else {
+        passed = false;
+        const m = rep.firstMismatch;
+        parts.push(
+          `${name}: ${rep.problem}${m ? `, ${rep.mismatchCount} mismatches, first at [${m.index}] expected ${m.expected} got ${m.actual} (distance ${m.distance})` : ` (expected ${rep.expectedType}[${rep.expectedLength}], got ${rep.actualType}[${rep.actualLength}])`}`,
+        );
+      }
+    }
+    return { description: `reference ${c.reference} on ${c.compare.join(', ')} within ${c.ulp} ulp`, passed, actual: parts.join('; ') };
+  });
+
+  return {
+    stats,
+    checks,
+    passed: checks.every((c) => c.passed),
+    buffers: final,
+    elapsedMs,
+    threadInstructionsPerSecond: elapsedMs > 0 ? (threadInsts.value * 1000) / elapsedMs : 0,
+  };
+}
