@@ -93,36 +93,36 @@ function toKernelArg(arg: LaunchSpec['args'][number], addresses: Map<string, num
   return { kernel: n, reference: { type, value: n } };
 }
 
-/**
- * Runs a kernel scenario functionally.
- * @throws InputError for bad buffers, PTX or launches (file, line, field named);
- *   FunctionalFault (a SimulationError) for a memory fault or barrier deadlock in a kernel
- */
-export function runKernelScenarioFunctional(loaded: LoadedScenario): KernelScenarioResult {
-  const { scenario, source, baseDir } = loaded;
-  const stats = new StatsRegistry();
-  const kernels = stats.counter('functional.kernels', 'kernel launches executed');
-  const ctas = stats.counter('functional.ctas', 'CTAs executed');
-  const warpInsts = stats.counter('functional.warp_insts', 'warp instructions executed');
-  const threadInsts = stats.counter('gpu_sim_insn', 'thread instructions executed (GPGPU-Sim gpu_sim_insn)');
+/** A kernel scenario made ready to run: buffers in device memory, kernels prepared. */
+export interface PreparedKernelScenario {
+  readonly memory: GlobalMemory;
+  /** Device address of each buffer. */
+  readonly addresses: ReadonlyMap<string, number>;
+  /** Initial contents of every buffer (host copies). */
+  readonly initial: Readonly<Record<string, TypedArray>>;
+  /** One per launch, in order. */
+  readonly launches: readonly { spec: LaunchSpec; kernel: FunctionalKernel; reference: ReferenceLaunch }[];
+}
 
+/**
+ * Generates the buffers, uploads them, parses the PTX files (once each) and prepares every
+ * launch (arguments, parameter buffers, shared-memory layout), without running anything.
+ * @throws InputError for bad buffers, PTX or launches (file, line and field named)
+ */
+export function prepareKernelScenario(loaded: LoadedScenario): PreparedKernelScenario {
+  const { scenario, source, baseDir } = loaded;
   const prng = new Prng(scenario.seed);
   const memory = new GlobalMemory();
   const initial: Record<string, TypedArray> = {};
   const addresses = new Map<string, number>();
-  const types = new Map<string, BufferType>();
   scenario.buffers.forEach((spec, i) => {
-    if (types.has(spec.name)) throw new InputError(source.locate(['buffers', i, 'name']), `duplicate buffer '${spec.name}'`, `buffers[${i}].name`);
+    if (addresses.has(spec.name)) throw new InputError(source.locate(['buffers', i, 'name']), `duplicate buffer '${spec.name}'`, `buffers[${i}].name`);
     const data = generateBuffer(spec, prng, { location: source.locate(['buffers', i, 'init']), field: `buffers[${i}].init` });
     initial[spec.name] = cloneBuffer(data);
     addresses.set(spec.name, memory.upload(data, 256, spec.name));
-    types.set(spec.name, spec.type);
   });
-
   const cache = new PtxCache();
-  const referenceLaunches: ReferenceLaunch[] = [];
-  let elapsedMs = 0;
-  scenario.launches.forEach((launch, i) => {
+  const launches = scenario.launches.map((launch, i) => {
     const where = source.locate(['launches', i]);
     const mod = cache.load(resolve(baseDir, launch.ptx), source.locate(['launches', i, 'ptx']), `launches[${i}].ptx`);
     const args = launch.args.map((a, j) => toKernelArg(a, addresses, source.locate(['launches', i, 'args', j]), `launches[${i}].args[${j}]`));
@@ -142,24 +142,32 @@ export function runKernelScenarioFunctional(loaded: LoadedScenario): KernelScena
       if (e instanceof InputError) throw new InputError(where, e.reason, `launches[${i}].${e.field ?? 'entry'}`);
       throw e;
     }
-    const r = runFunctional(kernel);
-    kernels.value++;
-    ctas.value += r.ctas;
-    warpInsts.value += r.warpInstructions;
-    threadInsts.value += r.threadInstructions;
-    elapsedMs += r.elapsedMs;
-    referenceLaunches.push({ grid: [...launch.grid], block: [...launch.block], args: args.map((a) => a.reference) });
+    const reference: ReferenceLaunch = { grid: [...launch.grid], block: [...launch.block], args: args.map((a) => a.reference) };
+    return { spec: launch, kernel, reference };
   });
+  return { memory, addresses, initial, launches };
+}
 
+/** Reads every buffer back from device memory. */
+export function readBackBuffers(loaded: LoadedScenario, prepared: PreparedKernelScenario): Record<string, TypedArray> {
   const final: Record<string, TypedArray> = {};
-  for (const spec of scenario.buffers) {
-    const bytes = memory.read(addresses.get(spec.name)!, spec.count * ELEMENT_BYTES[spec.type]);
+  for (const spec of loaded.scenario.buffers) {
+    const bytes = prepared.memory.read(prepared.addresses.get(spec.name)!, spec.count * ELEMENT_BYTES[spec.type]);
     const out = createBuffer(spec.type, spec.count);
     new Uint8Array(out.buffer, out.byteOffset, out.byteLength).set(bytes);
     final[spec.name] = out;
   }
+  return final;
+}
 
-  const checks: KernelCheckResult[] = scenario.checks.map((c, i) => {
+/**
+ * Evaluates a kernel scenario's checks: statistic checks against `stats`, reference checks
+ * against the host reference computed from the initial buffers.
+ * @throws InputError for an unknown reference or compared buffer
+ */
+export function checkKernelScenario(loaded: LoadedScenario, prepared: PreparedKernelScenario, final: Record<string, TypedArray>, stats: StatsRegistry): KernelCheckResult[] {
+  const { scenario, source } = loaded;
+  return scenario.checks.map((c, i) => {
     if ('stat' in c) {
       const v = stats.value(c.stat);
       const description = `${c.stat} ${c.op} ${c.value}`;
@@ -172,8 +180,8 @@ export function runKernelScenarioFunctional(loaded: LoadedScenario): KernelScena
       throw new InputError(source.locate(['checks', i, 'reference']), `unknown reference '${c.reference}' (known: ${Object.keys(kernelReferences).join(', ')})`, `checks[${i}].reference`);
     }
     const buffers: Record<string, TypedArray> = {};
-    for (const [k, v] of Object.entries(initial)) buffers[k] = cloneBuffer(v);
-    const expected = ref({ buffers, launches: referenceLaunches, file: source.file });
+    for (const [k, v] of Object.entries(prepared.initial)) buffers[k] = cloneBuffer(v);
+    const expected = ref({ buffers, launches: prepared.launches.map((l) => l.reference), file: source.file });
     const parts: string[] = [];
     let passed = true;
     for (const name of c.compare) {
@@ -194,7 +202,31 @@ export function runKernelScenarioFunctional(loaded: LoadedScenario): KernelScena
     }
     return { description: `reference ${c.reference} on ${c.compare.join(', ')} within ${c.ulp} ulp`, passed, actual: parts.join('; ') };
   });
+}
 
+/**
+ * Runs a kernel scenario functionally.
+ * @throws InputError for bad buffers, PTX or launches (file, line, field named);
+ *   FunctionalFault (a SimulationError) for a memory fault or barrier deadlock in a kernel
+ */
+export function runKernelScenarioFunctional(loaded: LoadedScenario): KernelScenarioResult {
+  const stats = new StatsRegistry();
+  const kernels = stats.counter('functional.kernels', 'kernel launches executed');
+  const ctas = stats.counter('functional.ctas', 'CTAs executed');
+  const warpInsts = stats.counter('functional.warp_insts', 'warp instructions executed');
+  const threadInsts = stats.counter('gpu_sim_insn', 'thread instructions executed (GPGPU-Sim gpu_sim_insn)');
+  const prepared = prepareKernelScenario(loaded);
+  let elapsedMs = 0;
+  for (const l of prepared.launches) {
+    const r = runFunctional(l.kernel);
+    kernels.value++;
+    ctas.value += r.ctas;
+    warpInsts.value += r.warpInstructions;
+    threadInsts.value += r.threadInstructions;
+    elapsedMs += r.elapsedMs;
+  }
+  const final = readBackBuffers(loaded, prepared);
+  const checks = checkKernelScenario(loaded, prepared, final, stats);
   return {
     stats,
     checks,

@@ -1,0 +1,63 @@
+/**
+ * smDecode: the decode stage of one SM. It passes up to `decodeWidth` fetched groups per cycle
+ * to ISSUE, one cycle after they arrive (the link latency), so fetch -> decode -> iBuffer is a
+ * two-stage front end as in GPGPU-Sim (fetch, then decode into the iBuffer).
+ */
+import { fromTransition } from 'xstate';
+import { z } from 'zod';
+import type { InPort, OutPort } from '../../src/messaging/port.ts';
+import type { Counter } from '../../src/stats/registry.ts';
+import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { GpuKind, type FetchedInsts } from '../gpu/messages.ts';
+
+/** Parameters of {@link smDecode}. */
+export interface SmDecodeParams {
+  /** Fetched groups decoded per cycle. */
+  readonly decodeWidth: number;
+}
+
+/** Mutable datapath state. */
+export interface SmDecodeState {
+  readonly io: UnitIo;
+  readonly width: number;
+  readonly inp: InPort;
+  readonly out: OutPort;
+  lastCycle: number;
+  readonly decoded: Counter;
+}
+
+function step(s: SmDecodeState): void {
+  const io = s.io;
+  const cycle = io.cycle;
+  if (cycle !== s.lastCycle) {
+    s.lastCycle = cycle;
+    for (let i = 0; i < s.width && s.inp.length > 0 && s.out.hasRoom; i++) {
+      const f = s.inp.recv()!.payload as FetchedInsts;
+      s.decoded.value += f.count;
+      s.out.send(GpuKind.decodeInst, f);
+    }
+  }
+  if (s.inp.length > 0) io.wakeInCycles(1);
+}
+
+/** The unit kind `smDecode`. */
+export const smDecode = defineUnit<SmDecodeParams>({
+  kind: 'smDecode',
+  description: 'SM decode stage: forwards up to decodeWidth fetched groups per cycle into the iBuffers.',
+  source: 'GPGPU-Sim shader_core_ctx::decode',
+  params: z.object({ decodeWidth: z.number().int().min(1).default(1).describe('fetched groups per cycle') }).strict(),
+  delivery: 'batch',
+  ports: [
+    { name: 'in', direction: 'in', description: 'from FETCH', messageKinds: [GpuKind.fetchLine], capacity: 4 },
+    { name: 'out', direction: 'out', description: 'to ISSUE', messageKinds: [GpuKind.decodeInst], capacity: 4 },
+  ],
+  stats: [{ name: 'decoded', unit: 'count', description: 'instructions decoded' }],
+  logic: (p) =>
+    fromTransition(
+      (s: SmDecodeState, e: { type: string }) => {
+        if (e.type === 'wake') step(s);
+        return s;
+      },
+      ({ input: io }: { input: UnitIo }): SmDecodeState => ({ io, width: p.decodeWidth, inp: io.in('in'), out: io.out('out'), lastCycle: -1, decoded: io.counter('decoded', 'instructions decoded') }),
+    ),
+});

@@ -1,0 +1,97 @@
+/**
+ * smExec: the SP / SFU / DP / INT execution pipelines of one SM (the operand collector's
+ * read cycle is the dispatch hop). An instruction dispatched at issue cycle c with latency L
+ * writes back at the end of its pipeline: the write-back leaves at cycle c + L - 1 and reaches
+ * ISSUE one cycle later, so a dependent instruction issues L cycles after its producer, plus the
+ * dispatch hop (GPGPU-Sim: `-ptx_opcode_latency_*` counts from issue to write-back).
+ * Initiation intervals are enforced at issue (ISSUE keeps the pipelines' acceptance view); this
+ * unit times completions and returns all write-backs of a cycle in one message.
+ */
+import { fromTransition } from 'xstate';
+import { z } from 'zod';
+import type { Message } from '../../src/messaging/message.ts';
+import type { InPort, OutPort } from '../../src/messaging/port.ts';
+import type { Counter } from '../../src/stats/registry.ts';
+import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { GpuKind, type ExecDispatch, type Writeback } from '../gpu/messages.ts';
+
+/** Parameters of {@link smExec}. */
+export interface SmExecParams {
+  /** Unit names, indexed as ISSUE's dispatch `unit` field (for statistics). */
+  readonly unitNames: readonly string[];
+}
+
+interface InFlight {
+  readonly done: number;
+  readonly order: number;
+  readonly wb: Writeback;
+}
+
+/** Mutable datapath state. */
+export interface SmExecState {
+  readonly io: UnitIo;
+  readonly inp: InPort;
+  readonly out: OutPort;
+  /** Completion-ordered queue (small: kept sorted by insertion). */
+  readonly pending: InFlight[];
+  order: number;
+  lastCycle: number;
+  readonly perUnit: Counter[];
+}
+
+function step(s: SmExecState): void {
+  const io = s.io;
+  const cycle = io.cycle;
+  let m: Message | undefined;
+  while ((m = s.inp.recv()) !== undefined) {
+    const d = m.payload as ExecDispatch;
+    s.perUnit[d.unit]!.value++;
+    // Issued one cycle ago (the dispatch hop): completes latency - 1 cycles from now.
+    const done = Math.max(cycle, cycle + d.latency - 2);
+    const entry: InFlight = { done, order: s.order++, wb: { warp: d.warp, dst: d.dst, seq: d.seq, longLatency: false } };
+    let i = s.pending.length;
+    while (i > 0 && (s.pending[i - 1]!.done > done)) i--;
+    s.pending.splice(i, 0, entry);
+  }
+  if (s.pending.length > 0 && s.pending[0]!.done <= cycle && s.out.hasRoom) {
+    const items: Writeback[] = [];
+    while (s.pending.length > 0 && s.pending[0]!.done <= cycle) items.push(s.pending.shift()!.wb);
+    s.out.send(GpuKind.execWriteback, { items });
+  }
+  s.lastCycle = cycle;
+  if (s.pending.length > 0) {
+    const next = Math.max(cycle + 1, s.pending[0]!.done);
+    io.wakeAt(io.clock.timeOfCycle(next));
+  }
+}
+
+/** The unit kind `smExec`. */
+export const smExec = defineUnit<SmExecParams>({
+  kind: 'smExec',
+  description: 'SM execution pipelines (SP, SFU, DP, INT): times each dispatched instruction and returns write-backs.',
+  source: 'GPGPU-Sim pipelined SIMD units; -ptx_opcode_latency_*',
+  params: z.custom<SmExecParams>((v) => typeof v === 'object' && v !== null && 'unitNames' in v, 'built by the GPU topology'),
+  delivery: 'batch',
+  ports: [
+    { name: 'in', direction: 'in', description: 'dispatched instructions', messageKinds: [GpuKind.execDispatch], capacity: 8 },
+    { name: 'wb', direction: 'out', description: 'write-backs (batched per cycle)', messageKinds: [GpuKind.execWriteback], capacity: 8 },
+  ],
+  stats: [{ name: '<unit>_insts', unit: 'count', description: 'instructions executed per unit' }],
+  logic: (p) =>
+    fromTransition(
+      (s: SmExecState, e: { type: string }) => {
+        if (e.type === 'wake') step(s);
+        return s;
+      },
+      ({ input: io }: { input: UnitIo }): SmExecState => ({
+        io,
+        inp: io.in('in'),
+        out: io.out('wb'),
+        pending: [],
+        order: 0,
+        lastCycle: -1,
+        perUnit: p.unitNames.map((n) => io.counter(`${n}_insts`, `instructions executed on ${n}`)),
+      }),
+    ),
+  pendingWork: (snap: { context: SmExecState }) => (snap.context.pending.length > 0 ? `${snap.context.pending.length} instructions in flight` : null),
+});

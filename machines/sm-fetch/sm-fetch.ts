@@ -1,0 +1,143 @@
+/**
+ * smFetch: the instruction fetch stage of one SM with its L1 instruction cache.
+ *
+ * Each cycle it serves one warp's fetch request (round robin over the warps with a request,
+ * as GPGPU-Sim's fetch stage serves one warp per cycle), reading up to `fetchWidth`
+ * instructions at consecutive PCs (8 bytes each, GPGPU-Sim's PTX instruction size) through the
+ * L1I tag array. A hit sends the instructions to DECODE at once; a miss allocates the line and
+ * sends them after `l1iMissLatencyCycles` (instruction misses are served at a fixed latency
+ * rather than through the memory system: a stated simplification, instruction footprints of the
+ * library kernels fit in the L1I after the first miss per line).
+ *
+ * Source: 002 §3 (fetch brings 2 instructions), 004 §2.2; GPGPU-Sim shader_core_ctx::fetch.
+ */
+import { fromTransition } from 'xstate';
+import { z } from 'zod';
+import { Fifo } from '../../src/messaging/fifo.ts';
+import type { Message } from '../../src/messaging/message.ts';
+import type { InPort, OutPort } from '../../src/messaging/port.ts';
+import { ProbeStatus, TagArray, type TagArrayParams } from '../../src/model/mem/tag-array.ts';
+import type { Counter } from '../../src/stats/registry.ts';
+import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { GpuKind, type FetchedInsts, type FetchReq } from '../gpu/messages.ts';
+
+/** Bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
+export const INSTRUCTION_BYTES = 8;
+
+/** Parameters of {@link smFetch}. */
+export interface SmFetchParams {
+  /** Instructions fetched per request at most. */
+  readonly fetchWidth: number;
+  readonly maxWarps: number;
+  readonly l1i: TagArrayParams;
+  /** Cycles to fill an L1I miss. */
+  readonly l1iMissLatencyCycles: number;
+}
+
+interface Pending {
+  readyCycle: number;
+  line: FetchedInsts;
+}
+
+/** Mutable datapath state. */
+export interface SmFetchState {
+  readonly io: UnitIo;
+  readonly p: SmFetchParams;
+  readonly req: InPort;
+  readonly out: OutPort;
+  readonly l1i: TagArray;
+  /** Latest request per warp slot (a newer one replaces an older). */
+  readonly requests: (FetchReq | null)[];
+  rr: number;
+  readonly inFlight: Fifo<Pending>;
+  lastCycle: number;
+  readonly accesses: Counter;
+  readonly misses: Counter;
+}
+
+function step(s: SmFetchState): void {
+  const io = s.io;
+  const cycle = io.cycle;
+  if (cycle === s.lastCycle) {
+    io.wakeInCycles(1);
+    return;
+  }
+  s.lastCycle = cycle;
+  let m: Message | undefined;
+  while ((m = s.req.recv()) !== undefined) {
+    const r = m.payload as FetchReq;
+    s.requests[r.warp] = r;
+  }
+  // Deliver lines whose miss has been filled, in order.
+  while (s.inFlight.length > 0 && s.inFlight.peek()!.readyCycle <= cycle && s.out.hasRoom) {
+    s.out.send(GpuKind.fetchLine, s.inFlight.shift()!.line);
+  }
+  // Serve one warp, round robin.
+  const n = s.requests.length;
+  if (s.out.hasRoom) {
+    for (let k = 0; k < n; k++) {
+      const w = (s.rr + k) % n;
+      const r = s.requests[w];
+      if (r === null || r === undefined) continue;
+      s.requests[w] = null;
+      s.rr = (w + 1) % n;
+      const count = Math.min(r.count, s.p.fetchWidth);
+      const line: FetchedInsts = { warp: r.warp, pc: r.pc, fn: r.fn, count, gen: r.gen };
+      // One access per cache line touched by the fetched instructions.
+      const addr = (r.fn * 0x100000 + r.pc) * INSTRUCTION_BYTES;
+      s.accesses.value++;
+      const st = s.l1i.access(addr);
+      if (st === ProbeStatus.hit) s.out.send(GpuKind.fetchLine, line);
+      else {
+        s.misses.value++;
+        if (st === ProbeStatus.miss) {
+          const idx = s.l1i.allocate(addr);
+          if (idx >= 0) s.l1i.fill(addr);
+        }
+        s.inFlight.push({ readyCycle: cycle + s.p.l1iMissLatencyCycles, line });
+      }
+      break;
+    }
+  }
+  if (s.requests.some((r) => r !== null) || s.inFlight.length > 0) {
+    const next = s.inFlight.length > 0 && !s.requests.some((r) => r !== null) ? Math.max(cycle + 1, s.inFlight.peek()!.readyCycle) : cycle + 1;
+    io.wakeAt(io.clock.timeOfCycle(next));
+  }
+}
+
+/** The unit kind `smFetch`. */
+export const smFetch = defineUnit<SmFetchParams>({
+  kind: 'smFetch',
+  description: 'SM fetch stage with L1I: serves one warp fetch request per cycle (round robin), up to fetchWidth instructions.',
+  source: 'GPGPU-Sim shader_core_ctx::fetch; 002 §3',
+  params: z.custom<SmFetchParams>((v) => typeof v === 'object' && v !== null && 'l1i' in v, 'built by the GPU topology'),
+  delivery: 'batch',
+  ports: [
+    { name: 'req', direction: 'in', description: 'fetch requests from ISSUE', messageKinds: [GpuKind.fetchReq], capacity: 'maxWarps' },
+    { name: 'out', direction: 'out', description: 'fetched instructions to DECODE', messageKinds: [GpuKind.fetchLine], capacity: 4 },
+  ],
+  stats: [
+    { name: 'l1i_accesses', unit: 'count', description: 'L1I accesses' },
+    { name: 'l1i_misses', unit: 'count', description: 'L1I misses' },
+  ],
+  logic: (p) =>
+    fromTransition(
+      (s: SmFetchState, e: { type: string }) => {
+        if (e.type === 'wake') step(s);
+        return s;
+      },
+      ({ input: io }: { input: UnitIo }): SmFetchState => ({
+        io,
+        p,
+        req: io.in('req'),
+        out: io.out('out'),
+        l1i: new TagArray(p.l1i),
+        requests: new Array(p.maxWarps).fill(null),
+        rr: 0,
+        inFlight: new Fifo(8),
+        lastCycle: -1,
+        accesses: io.counter('l1i_accesses', 'L1I accesses'),
+        misses: io.counter('l1i_misses', 'L1I misses'),
+      }),
+    ),
+});

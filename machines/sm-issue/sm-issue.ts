@@ -1,0 +1,532 @@
+/**
+ * smIssue: the instruction buffers, scoreboard and warp schedulers of one SM, and the place
+ * where the functional model executes each warp instruction (execution-driven, as GPGPU-Sim
+ * executes functionally at issue).
+ *
+ * Per cycle:
+ * 1. take CTAs from the SM Work Manager (`cta.dispatch`), decoded instructions (`decode.inst`,
+ *    dropped when the warp's iBuffer was flushed since the fetch), and write-backs from EXEC and
+ *    LSU (scoreboard release);
+ * 2. each of the `schedulers` warp schedulers (warp slot w belongs to scheduler w mod N) orders
+ *    its warps with its policy (`lrr`, `gto`, `oldest`, `twoLevel`, ... from the registry) and
+ *    issues up to `issueWidth` instructions from the first ready warp(s): iBuffer head valid,
+ *    warp not at a barrier, no scoreboard hazard, execution pipeline free (initiation
+ *    interval), LSU queue has room;
+ * 3. an issued instruction executes functionally; ALU/SFU/DP/INT classes go to EXEC, memory
+ *    classes to LSU with their per-lane addresses; a taken branch or divergence flushes the
+ *    warp's iBuffer; an empty iBuffer asks FETCH for the next instructions;
+ * 4. a CTA whose warps have all exited and drained is reported with `cta.done`.
+ *
+ * Departure from DESIGN.md §3, stated: the warp schedulers and the scoreboard are policy
+ * objects inside this unit rather than separate actors, because issue must consult both in the
+ * same cycle (GPGPU-Sim's scheduler_unit reads the scoreboard synchronously); splitting them
+ * would add a message round trip to every dependent issue.
+ *
+ * Sources: 000 ch. 2 and §3.2 (schedulers), 002 ch. 3 (fetch/decode/iBuffer/scoreboard),
+ * GPGPU-Sim shader_core_ctx::issue / scheduler_unit::cycle.
+ */
+import { fromTransition } from 'xstate';
+import { z } from 'zod';
+import { SimulationError } from '../../src/errors.ts';
+import type { FunctionalCta, FunctionalWarp } from '../../src/functional/index.ts';
+import { WarpStepInfo } from '../../src/functional/index.ts';
+import { OpClass, StateSpace, type Instruction } from '../../src/isa/ir.ts';
+import type { Message } from '../../src/messaging/message.ts';
+import type { InPort, OutPort } from '../../src/messaging/port.ts';
+import { ExecUnits, type ExecUnitsParams } from '../../src/model/sm/exec-units.ts';
+import { InstructionBuffer } from '../../src/model/sm/ibuffer.ts';
+import { Scoreboard, ScoreboardHazard } from '../../src/model/sm/scoreboard.ts';
+import { createWarpSchedulerPolicy, type SchedulerWarps, type WarpProbe, type WarpSchedulerPolicy, type WarpSchedulerPolicyOptions } from '../../src/model/sm/warp-scheduler.ts';
+import type { Counter } from '../../src/stats/registry.ts';
+import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import type { GpuContext, KernelEntry } from '../gpu/context.ts';
+import { GpuKind, type CtaDispatch, type CtaDone, type ExecDispatch, type FetchedInsts, type FetchReq, type LsuDispatch, type Writeback } from '../gpu/messages.ts';
+
+/** Parameters of {@link smIssue} (built by the GPU topology from the config). */
+export interface SmIssueParams {
+  /** SM index (`%smid`). */
+  readonly smId: number;
+  /** The run's kernels. */
+  readonly context: GpuContext;
+  /** Warp slots in the SM. */
+  readonly maxWarps: number;
+  /** CTA slots in the SM. */
+  readonly maxCtas: number;
+  /** Warp schedulers (`-gpgpu_num_sched_per_core`). */
+  readonly schedulers: number;
+  /** Instructions a scheduler may issue per issue cycle (`-gpgpu_max_insn_issue_per_warp`). */
+  readonly issueWidth: number;
+  /** A scheduler issues every `issueIntervalCycles` cycles (Fermi M2090: 2). */
+  readonly issueIntervalCycles: number;
+  /** iBuffer entries per warp (`-gpgpu_ibuffer_size`). */
+  readonly iBufferEntries: number;
+  /** Warp scheduler policy name and options. */
+  readonly policy: string;
+  readonly policyOptions: Omit<WarpSchedulerPolicyOptions, 'numSlots'>;
+  /** Execution pipelines (the issue-side view of their initiation intervals). */
+  readonly exec: ExecUnitsParams;
+}
+
+/** Why a scheduler did not issue in a cycle (000 §3.5.3 idle-time states). */
+export const SchedulerState = { issued: 0, noInstruction: 1, notReady: 2, pipelineStall: 3, idle: 4 } as const;
+
+interface WarpSlot {
+  warp: FunctionalWarp | null;
+  ctaSlot: number;
+  /** Fetch outstanding for the current iBuffer generation. */
+  fetchPending: boolean;
+  /** Instructions issued and not yet written back. */
+  outstanding: number;
+  exited: boolean;
+}
+
+interface CtaSlot {
+  cta: FunctionalCta | null;
+  kernel: KernelEntry | null;
+  ctaIndex: number;
+  warpSlots: number[];
+  warpInsts: number;
+  threadInsts: number;
+}
+
+/** Mutable datapath state. */
+export interface SmIssueState {
+  readonly io: UnitIo;
+  readonly p: SmIssueParams;
+  readonly ports: {
+    cta: InPort;
+    ctaDone: OutPort;
+    fetchReq: OutPort;
+    decoded: InPort;
+    exec: OutPort;
+    execWb: InPort;
+    lsu: OutPort;
+    lsuWb: InPort;
+  };
+  readonly slots: WarpSlot[];
+  readonly ctas: CtaSlot[];
+  readonly ibuf: InstructionBuffer<Instruction>;
+  scoreboard: Scoreboard | null;
+  readonly exec: ExecUnits;
+  readonly policies: WarpSchedulerPolicy[];
+  readonly schedWarps: SchedulerWarps[];
+  readonly scratch: Int32Array;
+  readonly info: WarpStepInfo;
+  /** Combined-register offset of the kernel running in each warp slot. */
+  readonly regOffset: (Int32Array | null)[];
+  readonly srcScratch: Int32Array;
+  readonly dstScratch: Int32Array;
+  nextAge: number;
+  seq: number;
+  lastCycle: number;
+  liveWarps: number;
+  readonly stats: {
+    warpInsts: Counter;
+    threadInsts: Counter;
+    cycles: Counter;
+    activeCycles: Counter;
+    schedState: Counter[];
+    stallScoreboardMem: Counter;
+    stallScoreboard: Counter;
+    stallPipeline: Counter;
+    stallFetch: Counter;
+    stallBarrier: Counter;
+    ctasDone: Counter;
+  };
+}
+
+const SCHED_STATE_NAMES = ['issued', 'no_instruction', 'not_ready', 'pipeline_stall', 'idle'] as const;
+
+function combined(s: SmIssueState, slot: number, regs: Int32Array, out: Int32Array, fn: number): Int32Array {
+  const off = s.regOffset[slot]![fn] ?? 0;
+  const n = regs.length;
+  const view = out.subarray(0, n);
+  for (let i = 0; i < n; i++) view[i] = regs[i]! + off;
+  return view;
+}
+
+/** Readiness of a slot's head instruction this cycle, as a hazard code. */
+const enum Ready {
+  Ok = 0,
+  Empty = 1,
+  Barrier = 2,
+  Raw = 3,
+  RawMem = 4,
+  Pipeline = 5,
+  Done = 6,
+}
+
+function headReadiness(s: SmIssueState, slot: number, cycle: number): Ready {
+  const ws = s.slots[slot]!;
+  const w = ws.warp;
+  if (w === null || ws.exited) return Ready.Done;
+  if (w.atBarrier >= 0) return Ready.Barrier;
+  const ins = s.ibuf.head(slot);
+  if (ins === undefined) return Ready.Empty;
+  const fn = w.functionIndex;
+  const hazard = s.scoreboard!.check(slot, combined(s, slot, ins.srcRegs, s.srcScratch, fn), combined(s, slot, ins.dstRegs, s.dstScratch, fn));
+  if (hazard === ScoreboardHazard.RawLongLatency || hazard === ScoreboardHazard.WawLongLatency) return Ready.RawMem;
+  if (hazard !== ScoreboardHazard.None) return Ready.Raw;
+  const cls = ins.opClass;
+  if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) {
+    if (!s.ports.lsu.hasRoom) return Ready.Pipeline;
+  } else if (s.exec.unitOfClass(cls) >= 0) {
+    if (!s.exec.canAcceptClass(cls, cycle) || !s.ports.exec.hasRoom) return Ready.Pipeline;
+  }
+  return Ready.Ok;
+}
+
+function requestFetch(s: SmIssueState, slot: number): void {
+  const ws = s.slots[slot]!;
+  const w = ws.warp;
+  if (w === null || ws.exited || w.done || ws.fetchPending) return;
+  const free = s.ibuf.freeEntries(slot);
+  if (free === 0) return;
+  // The next PC to fetch: after the last buffered instruction, or the warp's PC when empty.
+  const count = s.ibuf.size(slot);
+  const pc = count === 0 ? w.pc : s.ibuf.entryPc(slot, count - 1) + 1;
+  const req: FetchReq = { warp: slot, pc, fn: w.functionIndex, count: free, gen: s.ibuf.generation(slot) };
+  if (s.ports.fetchReq.send(GpuKind.fetchReq, req) !== null) ws.fetchPending = true;
+}
+
+function startCta(s: SmIssueState, msg: Message<CtaDispatch>): void {
+  const { kernel: kid, cta: ctaIndex } = msg.payload;
+  const entry = s.p.context.kernel(kid);
+  const c = s.ctas.findIndex((x) => x.cta === null);
+  if (c < 0) throw new SimulationError(`SM ${s.p.smId}: cta.dispatch with no free CTA slot (kernel ${entry.name}, CTA ${ctaIndex})`);
+  const cta = entry.kernel.createCta(ctaIndex, s.p.smId);
+  const slotIds: number[] = [];
+  for (const w of cta.warps) {
+    const slot = s.slots.findIndex((x) => x.warp === null);
+    if (slot < 0) throw new SimulationError(`SM ${s.p.smId}: no free warp slot for CTA ${ctaIndex} of ${entry.name}`);
+    const ws = s.slots[slot]!;
+    ws.warp = w;
+    ws.ctaSlot = c;
+    ws.fetchPending = false;
+    ws.outstanding = 0;
+    ws.exited = w.done;
+    s.regOffset[slot] = entry.regOffset;
+    s.ibuf.flush(slot);
+    s.scoreboard!.clearWarp(slot);
+    const sched = slot % s.p.schedulers;
+    const sw = s.schedWarps[sched]!;
+    const local = Math.floor(slot / s.p.schedulers);
+    sw.active[local] = ws.exited ? 0 : 1;
+    sw.age[local] = s.nextAge++;
+    slotIds.push(slot);
+    if (!ws.exited) s.liveWarps++;
+  }
+  const slot = s.ctas[c]!;
+  slot.cta = cta;
+  slot.kernel = entry;
+  slot.ctaIndex = ctaIndex;
+  slot.warpSlots = slotIds;
+  slot.warpInsts = 0;
+  slot.threadInsts = 0;
+  for (const w of slotIds) requestFetch(s, w);
+  if (s.io.tracing) s.io.span('cta.start', s.io.now, s.io.now, msg.id, undefined, { kernel: entry.name, cta: ctaIndex });
+}
+
+function maybeFinishCta(s: SmIssueState, c: number): void {
+  const slot = s.ctas[c]!;
+  if (slot.cta === null) return;
+  for (const w of slot.warpSlots) {
+    const ws = s.slots[w]!;
+    if (!ws.exited || ws.outstanding > 0) return;
+  }
+  if (!s.ports.ctaDone.hasRoom) return; // retried when woken for room
+  const done: CtaDone = { kernel: slot.kernel!.id, cta: slot.ctaIndex, sm: s.p.smId, warpInsts: slot.warpInsts, threadInsts: slot.threadInsts };
+  s.ports.ctaDone.send(GpuKind.ctaDone, done);
+  for (const w of slot.warpSlots) {
+    const ws = s.slots[w]!;
+    ws.warp = null;
+    ws.exited = false;
+    s.regOffset[w] = null;
+    s.ibuf.flush(w);
+  }
+  slot.kernel!.kernel.releaseCta(slot.cta);
+  slot.cta = null;
+  slot.kernel = null;
+  slot.warpSlots = [];
+  s.stats.ctasDone.value++;
+}
+
+function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items: Writeback[] }>): void {
+  const pl = msg.payload;
+  const items = 'items' in pl ? pl.items : [pl];
+  for (const wb of items) {
+    const ws = s.slots[wb.warp]!;
+    if (wb.dst.length > 0) s.scoreboard!.release(wb.warp, wb.dst);
+    ws.outstanding--;
+    if (ws.exited && ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);
+  }
+}
+
+function markExited(s: SmIssueState, slot: number): void {
+  const ws = s.slots[slot]!;
+  if (ws.exited) return;
+  ws.exited = true;
+  s.liveWarps--;
+  s.ibuf.flush(slot);
+  const sw = s.schedWarps[slot % s.p.schedulers]!;
+  sw.active[Math.floor(slot / s.p.schedulers)] = 0;
+  if (ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);
+}
+
+function issueOne(s: SmIssueState, slot: number, cycle: number): void {
+  const ws = s.slots[slot]!;
+  const w = ws.warp!;
+  const ins = s.ibuf.consume(slot);
+  const fn = w.functionIndex;
+  if (w.nextInstruction !== ins) {
+    throw new SimulationError(`SM ${s.p.smId} warp ${slot}: iBuffer head (line ${ins.line}) is not the warp's next instruction`);
+  }
+  const info = s.info;
+  w.clock = cycle;
+  w.step(info);
+  const ctaSlot = s.ctas[ws.ctaSlot]!;
+  ctaSlot.warpInsts++;
+  ctaSlot.threadInsts += info.activeCount;
+  s.stats.warpInsts.value++;
+  s.stats.threadInsts.value += info.activeCount;
+  const seq = s.seq++;
+  const cls = ins.opClass;
+  const dst = ins.dstRegs.length > 0 ? Array.from(combined(s, slot, ins.dstRegs, s.dstScratch, fn)) : [];
+  if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) {
+    const addresses: number[] = [];
+    const mask = info.activeMask;
+    for (let l = 0; l < 32; l++) addresses.push((mask >>> l) & 1 ? info.addresses[l]! : 0);
+    const space = info.space === StateSpace.Generic ? StateSpace.Global : info.space;
+    const d: LsuDispatch = { warp: slot, space, isLoad: info.isLoad || cls === OpClass.Atomic, bytes: info.accessBytes, mask, addresses, dst, seq, atomic: cls === OpClass.Atomic };
+    if (dst.length > 0) s.scoreboard!.reserve(slot, dst, ins.longLatency);
+    ws.outstanding++;
+    s.ports.lsu.send(GpuKind.lsuDispatch, d);
+  } else {
+    const unit = s.exec.unitOfClass(cls);
+    if (unit >= 0) {
+      s.exec.issueClass(cls, cycle, seq);
+      if (dst.length > 0) {
+        s.scoreboard!.reserve(slot, dst, false);
+        ws.outstanding++;
+      }
+      const d: ExecDispatch = { warp: slot, unit, latency: s.exec.latencyOfClass(cls), initiation: s.exec.initiationOfClass(cls), dst, seq };
+      s.ports.exec.send(GpuKind.execDispatch, d);
+    }
+  }
+  const sched = slot % s.p.schedulers;
+  s.policies[sched]!.issued(s.schedWarps[sched]!, Math.floor(slot / s.p.schedulers), ins.longLatency);
+  if (w.done || info.exited && w.done) {
+    markExited(s, slot);
+    return;
+  }
+  // Control flow: drop buffered instructions that are not on the warp's new path.
+  const headPc = s.ibuf.size(slot) > 0 ? s.ibuf.headPc(slot) : -1;
+  if (headPc >= 0 && (headPc !== w.pc || w.functionIndex !== fn)) {
+    s.ibuf.flush(slot);
+    ws.fetchPending = false;
+  }
+  if (s.ibuf.isEmpty(slot)) requestFetch(s, slot);
+}
+
+function step(s: SmIssueState): void {
+  const io = s.io;
+  const cycle = io.cycle;
+  if (cycle === s.lastCycle) {
+    io.wakeInCycles(1);
+    return;
+  }
+  const elapsed = s.lastCycle < 0 ? 1 : cycle - s.lastCycle;
+  s.lastCycle = cycle;
+  const ports = s.ports;
+  let msg: Message | undefined;
+  while ((msg = ports.execWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>);
+  while ((msg = ports.lsuWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>);
+  while ((msg = ports.decoded.recv()) !== undefined) {
+    const f = msg.payload as FetchedInsts;
+    const ws = s.slots[f.warp]!;
+    if (f.gen !== s.ibuf.generation(f.warp) || ws.warp === null) continue; // flushed meanwhile
+    ws.fetchPending = false;
+    const code = s.ctas[ws.ctaSlot]!.kernel!.kernel.module.functions[f.fn]!.instructions;
+    for (let i = 0; i < f.count && f.pc + i < code.length; i++) {
+      if (!s.ibuf.fillIfCurrent(f.warp, f.gen, f.pc + i, code[f.pc + i]!)) break;
+    }
+  }
+  while (ports.cta.peek() !== undefined && s.ctas.some((c) => c.cta === null)) startCta(s, ports.cta.recv() as Message<CtaDispatch>);
+  for (let c = 0; c < s.ctas.length; c++) maybeFinishCta(s, c);
+
+  s.stats.cycles.value += elapsed;
+  if (s.liveWarps > 0) {
+    s.stats.activeCycles.value++;
+    const issueCycle = cycle % s.p.issueIntervalCycles === 0;
+    const nSched = s.p.schedulers;
+    for (let k = 0; k < nSched; k++) {
+      const sw = s.schedWarps[k]!;
+      let state: number = SchedulerState.idle;
+      let anyLive = false;
+      for (let i = 0; i < sw.size; i++) if (sw.active[i]) anyLive = true;
+      if (!anyLive) {
+        s.stats.schedState[state]!.value++;
+        continue;
+      }
+      if (!issueCycle) continue;
+      let issued = 0;
+      for (let n = 0; n < s.p.issueWidth; n++) {
+        const local = selectReady(s, k, cycle);
+        if (local < 0) break;
+        issueOne(s, local * nSched + k, cycle);
+        issued++;
+      }
+      if (issued > 0) state = SchedulerState.issued;
+      else state = classifyIdle(s, k, cycle);
+      s.stats.schedState[state]!.value++;
+    }
+  }
+  // Barriers: the functional CTA releases warps; retry fetches for warps that wait on nothing.
+  for (let slot = 0; slot < s.slots.length; slot++) {
+    const ws = s.slots[slot]!;
+    if (ws.warp !== null && !ws.exited && !ws.fetchPending && s.ibuf.isEmpty(slot)) requestFetch(s, slot);
+  }
+  if (s.liveWarps > 0 || ports.cta.length > 0) io.wakeInCycles(1);
+}
+
+function selectReady(s: SmIssueState, k: number, cycle: number): number {
+  const sw = s.schedWarps[k]!;
+  const n = s.policies[k]!.order(sw, s.scratch);
+  for (let i = 0; i < n; i++) {
+    const local = s.scratch[i]!;
+    if (headReadiness(s, local * s.p.schedulers + k, cycle) === Ready.Ok) return local;
+  }
+  return -1;
+}
+
+/** 000 §3.5.3: no instruction (all iBuffers empty), not ready (dependences/barrier), pipeline stall. */
+function classifyIdle(s: SmIssueState, k: number, cycle: number): number {
+  const sw = s.schedWarps[k]!;
+  let sawPipeline = false;
+  let sawNotReady = false;
+  for (let i = 0; i < sw.size; i++) {
+    if (!sw.active[i]) continue;
+    const r = headReadiness(s, i * s.p.schedulers + k, cycle);
+    if (r === Ready.Pipeline) sawPipeline = true;
+    else if (r === Ready.Raw || r === Ready.RawMem || r === Ready.Barrier) {
+      sawNotReady = true;
+      if (r === Ready.RawMem) s.stats.stallScoreboardMem.value++;
+      else if (r === Ready.Raw) s.stats.stallScoreboard.value++;
+      else s.stats.stallBarrier.value++;
+    } else if (r === Ready.Empty) s.stats.stallFetch.value++;
+  }
+  if (sawPipeline) {
+    s.stats.stallPipeline.value++;
+    return SchedulerState.pipelineStall;
+  }
+  return sawNotReady ? SchedulerState.notReady : SchedulerState.noInstruction;
+}
+
+function makeProbe(s: () => SmIssueState, k: number, nSched: number): WarpProbe {
+  return {
+    ready: (local) => headReadiness(s(), local * nSched + k, s().lastCycle) === Ready.Ok,
+    stalledOnLongLatency: (local) => headReadiness(s(), local * nSched + k, s().lastCycle) === Ready.RawMem,
+    longLatencyPending: (local) => s().scoreboard!.hasLongLatencyPending(local * nSched + k),
+  };
+}
+
+/** The unit kind `smIssue`. */
+export const smIssue = defineUnit<SmIssueParams>({
+  kind: 'smIssue',
+  description: 'SM instruction buffers, scoreboard and warp schedulers; executes warp instructions functionally at issue and dispatches them to EXEC or LSU.',
+  source: '000 ch. 2, §3.2; 002 ch. 3; GPGPU-Sim shader_core_ctx issue stage',
+  params: z.custom<SmIssueParams>((v) => typeof v === 'object' && v !== null && 'context' in v, 'built by the GPU topology'),
+  delivery: 'batch',
+  ports: [
+    { name: 'cta', direction: 'in', description: 'CTAs to start', messageKinds: [GpuKind.ctaDispatch], capacity: 'maxCtas' },
+    { name: 'ctaDone', direction: 'out', description: 'finished CTAs', messageKinds: [GpuKind.ctaDone], capacity: 4 },
+    { name: 'fetchReq', direction: 'out', description: 'fetch requests per warp', messageKinds: [GpuKind.fetchReq], capacity: 'maxWarps' },
+    { name: 'decoded', direction: 'in', description: 'decoded instructions', messageKinds: [GpuKind.decodeInst], capacity: 'maxWarps' },
+    { name: 'exec', direction: 'out', description: 'ALU/SFU/DP/INT dispatch', messageKinds: [GpuKind.execDispatch], capacity: 8 },
+    { name: 'execWb', direction: 'in', description: 'EXEC write-backs', messageKinds: [GpuKind.execWriteback], capacity: 64 },
+    { name: 'lsu', direction: 'out', description: 'memory instructions', messageKinds: [GpuKind.lsuDispatch], capacity: 2 },
+    { name: 'lsuWb', direction: 'in', description: 'LSU write-backs', messageKinds: [GpuKind.lsuWriteback], capacity: 64 },
+  ],
+  stats: [
+    { name: 'warp_insts', unit: 'count', description: 'warp instructions issued' },
+    { name: 'thread_insts', unit: 'count', description: 'thread instructions issued (active lanes)' },
+    { name: 'sched_<state>', unit: 'cycles', description: 'scheduler-cycles in each idle-time state (000 §3.5.3): issued, no_instruction, not_ready, pipeline_stall, idle' },
+    { name: 'stall_<reason>', unit: 'warp-cycles', description: 'stall breakdown (004 Fig. 3): memory dependency, dependency, pipeline (memory conflict), fetch, barrier' },
+  ],
+  logic: (p) =>
+    fromTransition(
+      (s: SmIssueState, e: { type: string }) => {
+        if (e.type === 'wake') step(s);
+        return s;
+      },
+      ({ input: io }: { input: UnitIo }): SmIssueState => {
+        let stateRef: SmIssueState | null = null;
+        const perSched = Math.ceil(p.maxWarps / p.schedulers);
+        const schedWarps: SchedulerWarps[] = [];
+        const policies: WarpSchedulerPolicy[] = [];
+        for (let k = 0; k < p.schedulers; k++) {
+          const warpIds = new Int32Array(perSched);
+          for (let i = 0; i < perSched; i++) warpIds[i] = i * p.schedulers + k;
+          schedWarps.push({ size: perSched, warpIds, active: new Uint8Array(perSched), age: new Float64Array(perSched), probe: makeProbe(() => stateRef!, k, p.schedulers) });
+          policies.push(createWarpSchedulerPolicy(p.policy, { ...p.policyOptions, numSlots: perSched }));
+        }
+        const maxRegs = Math.max(1, ...p.context.kernels.map((k) => k.regCount));
+        const c = (name: string, d: string, u = 'count') => io.counter(name, d, u);
+        const s: SmIssueState = {
+          io,
+          p,
+          ports: {
+            cta: io.in('cta'),
+            ctaDone: io.out('ctaDone'),
+            fetchReq: io.out('fetchReq'),
+            decoded: io.in('decoded'),
+            exec: io.out('exec'),
+            execWb: io.in('execWb'),
+            lsu: io.out('lsu'),
+            lsuWb: io.in('lsuWb'),
+          },
+          slots: Array.from({ length: perSched * p.schedulers }, () => ({ warp: null, ctaSlot: -1, fetchPending: false, outstanding: 0, exited: false })),
+          ctas: Array.from({ length: p.maxCtas }, () => ({ cta: null, kernel: null, ctaIndex: -1, warpSlots: [], warpInsts: 0, threadInsts: 0 })),
+          ibuf: new InstructionBuffer<Instruction>({ numWarps: perSched * p.schedulers, entries: p.iBufferEntries }),
+          scoreboard: new Scoreboard({ numWarps: perSched * p.schedulers, numRegs: maxRegs }),
+          exec: new ExecUnits(p.exec),
+          policies,
+          schedWarps,
+          scratch: new Int32Array(perSched),
+          info: new WarpStepInfo(),
+          regOffset: new Array(perSched * p.schedulers).fill(null),
+          srcScratch: new Int32Array(64),
+          dstScratch: new Int32Array(64),
+          nextAge: 0,
+          seq: 0,
+          lastCycle: -1,
+          liveWarps: 0,
+          stats: {
+            warpInsts: c('warp_insts', 'warp instructions issued'),
+            threadInsts: c('thread_insts', 'thread instructions issued'),
+            cycles: c('cycles', 'SM cycles simulated', 'cycles'),
+            activeCycles: c('active_cycles', 'cycles with at least one live warp', 'cycles'),
+            schedState: SCHED_STATE_NAMES.map((n) => c(`sched_${n}`, `scheduler-cycles: ${n} (000 §3.5.3)`, 'cycles')),
+            stallScoreboardMem: c('stall_memory_dependency', 'warp-cycles waiting on a long-latency (memory) result', 'warp-cycles'),
+            stallScoreboard: c('stall_dependency', 'warp-cycles waiting on a short-latency result', 'warp-cycles'),
+            stallPipeline: c('stall_pipeline', 'scheduler-cycles with a ready warp blocked by a busy pipeline or a full LSU queue (memory conflict)', 'cycles'),
+            stallFetch: c('stall_fetch', 'warp-cycles with an empty iBuffer', 'warp-cycles'),
+            stallBarrier: c('stall_barrier', 'warp-cycles waiting at a barrier', 'warp-cycles'),
+            ctasDone: c('ctas_done', 'CTAs completed'),
+          },
+        };
+        stateRef = s;
+        return s;
+      },
+    ),
+  pendingWork: (snap: { context: SmIssueState }) => {
+    const s = snap.context;
+    const live = s.ctas.filter((c) => c.cta !== null);
+    if (live.length === 0) return null;
+    const stuck = s.slots
+      .map((ws, i) => (ws.warp !== null ? `w${i}${ws.exited ? ' exited' : ''}${ws.outstanding ? ` ${ws.outstanding} outstanding` : ''}${ws.warp.atBarrier >= 0 ? ' at barrier' : ''}` : null))
+      .filter((x) => x !== null)
+      .slice(0, 8);
+    return `${live.length} CTAs resident; warps: ${stuck.join(', ')}`;
+  },
+});
