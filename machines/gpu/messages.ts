@@ -136,6 +136,11 @@ export interface GpuMemRequest {
   readonly sm: number;
   /** Atomic operation (performed at L2). */
   readonly atomic?: boolean;
+  /**
+   * Local-memory access (LSU -> L1D only): selects the local write-back policy of a
+   * `localWbGlobalWe` L1D (GTX480 `L`). Absent = global.
+   */
+  readonly local?: boolean;
 }
 
 /** `mem.rsp` payload. */

@@ -43,6 +43,8 @@ export interface KernelLaunchPlan {
   readonly registersPerCta: number;
   /** Shared memory per CTA after allocation granularity, bytes. */
   readonly sharedBytesPerCta: number;
+  /** CUDA stream: a kernel starts only after every earlier kernel of its stream finished. */
+  readonly stream: number;
 }
 
 /** Parameters of {@link smWorkManager}. */
@@ -59,7 +61,7 @@ export interface SmWorkManagerParams {
 export interface KernelStatus {
   readonly plan: KernelLaunchPlan;
   readonly ctaCount: number;
-  state: 'pending' | 'running' | 'done';
+  state: 'pending' | 'launched' | 'running' | 'done';
   nextCta: number;
   ctasDone: number;
   /** Core cycle the kernel started dispatching, and finished. */
@@ -134,7 +136,24 @@ function dispatchCtas(ctx: SmwmContext): number {
   return sent;
 }
 
-function retire(ctx: SmwmContext, msg: Message<CtaDone>): void {
+/** Starts launched kernels whose stream has no unfinished earlier kernel (CUDA stream order). */
+function startReadyKernels(ctx: SmwmContext): void {
+  for (let i = 0; i < ctx.kernels.length; i++) {
+    const k = ctx.kernels[i]!;
+    if (k.state !== 'launched') continue;
+    let blocked = false;
+    for (let j = 0; j < i; j++) {
+      const e = ctx.kernels[j]!;
+      if (e.plan.stream === k.plan.stream && e.state !== 'done') blocked = true;
+    }
+    if (blocked) continue;
+    k.state = 'running';
+    k.startCycle = ctx.io.cycle;
+  }
+}
+
+/** Frees a finished CTA's resources; returns true when its kernel finished. */
+function retire(ctx: SmwmContext, msg: Message<CtaDone>): boolean {
   const d = msg.payload;
   const k = ctx.kernels.find((x) => x.plan.kernel === d.kernel)!;
   const c = ctx.cores[d.sm]!;
@@ -149,7 +168,9 @@ function retire(ctx: SmwmContext, msg: Message<CtaDone>): void {
   if (k.ctasDone === k.ctaCount) {
     k.state = 'done';
     k.endCycle = ctx.io.cycle;
+    return true;
   }
+  return false;
 }
 
 /** Builds the SMWM statechart. */
@@ -161,15 +182,14 @@ export function smWorkManagerMachine(p: SmWorkManagerParams) {
       events: {} as { type: 'cta.done'; message: Message<CtaDone> } | { type: 'kernel.launch'; kernel: number } | { type: 'wake' },
     },
     actions: {
-      startKernel: ({ context, event }) => {
+      launchKernel: ({ context, event }) => {
         if (event.type !== 'kernel.launch') return;
-        const k = context.kernels.find((x) => x.plan.kernel === event.kernel)!;
-        k.state = 'running';
-        k.startCycle = context.io.cycle;
+        context.kernels.find((x) => x.plan.kernel === event.kernel)!.state = 'launched';
+        startReadyKernels(context);
         dispatchCtas(context);
       },
       retireCta: ({ context, event }) => {
-        if (event.type === 'cta.done') retire(context, event.message);
+        if (event.type === 'cta.done' && retire(context, event.message)) startReadyKernels(context);
       },
       dispatch: ({ context }) => {
         dispatchCtas(context);
@@ -177,14 +197,12 @@ export function smWorkManagerMachine(p: SmWorkManagerParams) {
     },
     guards: {
       allDone: ({ context }) => context.kernels.every((k) => k.state === 'done'),
-      noneRunning: ({ context }) => !context.kernels.some((k) => k.state === 'running'),
+      noneRunning: ({ context }) => !context.kernels.some((k) => k.state === 'running' || k.state === 'launched'),
     },
   }).createMachine({
     id: 'smWorkManager',
-    context: ({ input }) => ({
-      io: input,
-      p,
-      kernels: p.launches.map((plan) => ({
+    context: ({ input }) => {
+      const kernels: KernelStatus[] = p.launches.map((plan) => ({
         plan,
         ctaCount: p.context.kernel(plan.kernel).kernel.ctaCount,
         state: 'pending' as const,
@@ -194,22 +212,37 @@ export function smWorkManagerMachine(p: SmWorkManagerParams) {
         endCycle: -1,
         warpInsts: 0,
         threadInsts: 0,
-      })),
+      }));
+      // Per-kernel statistics, GPGPU-Sim style (kernel[<id>].gpu_sim_cycle ...).
+      for (const k of kernels) {
+        const name = `kernel[${k.plan.kernel}]`;
+        const cycles = () => (k.endCycle >= 0 ? k.endCycle - k.startCycle : 0);
+        input.stats.derived(`${name}.start_cycle`, () => k.startCycle, 'core cycle the kernel started dispatching', 'cycles');
+        input.stats.derived(`${name}.gpu_sim_cycle`, cycles, 'core cycles from first dispatch to last CTA done', 'cycles');
+        input.stats.derived(`${name}.gpu_sim_insn`, () => k.threadInsts, 'thread instructions', 'count');
+        input.stats.derived(`${name}.warp_insts`, () => k.warpInsts, 'warp instructions', 'count');
+        input.stats.derived(`${name}.gpu_ipc`, () => (cycles() > 0 ? k.threadInsts / cycles() : 0), 'thread instructions per core cycle', 'insn/cycle');
+      }
+      return {
+      io: input,
+      p,
+      kernels,
       cores: Array.from({ length: p.numSms }, () => ({ ctas: 0, warps: 0, registers: 0, sharedBytes: 0, perKernel: new Map<number, number>() })),
       dispatch: Array.from({ length: p.numSms }, (_, i) => input.out(`dispatch[${i}]`)),
       rr: 0,
       ctasDispatched: input.counter('ctas_dispatched', 'CTAs dispatched to SMs'),
-    }),
+      };
+    },
     entry: p.launches.map((plan) => raise({ type: 'kernel.launch', kernel: plan.kernel } as const, { delay: plan.atCycle + p.launchLatencyCycles })),
     initial: 'idle',
     states: {
       idle: {
         always: [{ guard: 'allDone', target: 'done' }],
-        on: { 'kernel.launch': { target: 'active', actions: 'startKernel' } },
+        on: { 'kernel.launch': { target: 'active', actions: 'launchKernel' } },
       },
       active: {
         on: {
-          'kernel.launch': { actions: 'startKernel' },
+          'kernel.launch': { actions: 'launchKernel' },
           'cta.done': { actions: ['retireCta', 'dispatch'] },
           wake: { actions: 'dispatch' },
         },

@@ -10,10 +10,17 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { createUnitRegistry } from '../../machines/index.ts';
+import { applyConfigOverrides, configToJson, formatConfig, getPreset, presetNames, resolveGpuConfig } from '../config/index.ts';
 import { InputError, SimulationError } from '../errors.ts';
 import { runKernelScenarioFunctional } from '../scenario/kernel-run.ts';
 import { loadScenario, type LoadedScenario } from '../scenario/loader.ts';
-import { writeOutputFile } from '../trace/sinks.ts';
+import { JsonlSink, writeOutputFile } from '../trace/sinks.ts';
+import { TraceRecorder } from '../trace/recorder.ts';
+import { runKernelScenarioTiming, type TimingRunResult } from '../scenario/timing-run.ts';
+import type { Engine } from '../sim/engine.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runScenario } from '../scenario/run.ts';
 import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
@@ -37,23 +44,86 @@ function printChecks(checks: readonly { passed: boolean; description: string; ac
   out(`checks: ${passed} passed, ${checks.length - passed} failed\n`);
 }
 
-/** Runs a kernel scenario; timing mode arrives with the GPU timing model. */
-function runKernelScenario(loaded: LoadedScenario, opts: { functional?: boolean; quiet?: boolean; stats?: string }, out: (s: string) => void): number {
-  const mode = opts.functional ? 'functional' : loaded.scenario.mode ?? 'functional';
-  if (mode !== 'functional') {
-    throw new InputError(loaded.source.locate(['mode']), `mode '${mode}' needs the GPU timing model, which this build does not include yet; use --functional`, 'mode');
+interface KernelRunOpts {
+  functional?: boolean;
+  quiet?: boolean;
+  stats?: string;
+  trace?: string;
+  perfetto?: string;
+  configSet?: string[];
+  traceUnits?: string[];
+  traceKinds?: string[];
+}
+
+/** Runs a kernel scenario, functionally or on the timing model. */
+async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, out: (s: string) => void, err: (s: string) => void): Promise<number> {
+  const mode = opts.functional ? 'functional' : loaded.scenario.mode ?? 'timing';
+  if (mode === 'functional') {
+    const r = runKernelScenarioFunctional(loaded);
+    if (!opts.quiet) {
+      out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}): functional run of ${loaded.scenario.launches.length} launch(es)\n`);
+      out(r.stats.format() + '\n');
+      out(`# functional speed: ${Math.round(r.threadInstructionsPerSecond)} thread instructions/s (${r.elapsedMs.toFixed(1)} ms)\n`);
+    }
+    if (opts.stats !== undefined) {
+      writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, checks: r.checks, stats: r.stats.toJSON() }, null, 1) + '\n');
+    }
+    printChecks(r.checks, out);
+    return r.passed ? ExitCode.ok : ExitCode.checkFailed;
   }
-  const r = runKernelScenarioFunctional(loaded);
+  let recorder: TraceRecorder | null = null;
+  let tmpDir: string | null = null;
+  let traceFile = opts.trace;
+  if (opts.perfetto !== undefined && traceFile === undefined) {
+    tmpDir = mkdtempSync(join(tmpdir(), 'warpstate-'));
+    traceFile = join(tmpDir, 'trace.jsonl');
+  }
+  let engineRef: Engine | null = null;
+  const started = Date.now();
+  let lastReport = started;
+  const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string) => {
+    recorder?.close();
+    if (engineRef !== null && opts.stats !== undefined) {
+      const stop = error === undefined ? { reason: 'done', time_ps: engineRef.now } : { reason: 'error', time_ps: engineRef.now, error };
+      writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, stop, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
+    }
+    if (opts.perfetto !== undefined && traceFile !== undefined && engineRef !== null) await exportPerfettoFile(traceFile, opts.perfetto);
+    if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
+  };
+  let result: TimingRunResult;
+  try {
+    result = runKernelScenarioTiming(loaded, {
+      configOverrides: opts.configSet ?? [],
+      onEngine: (engine) => {
+        engineRef = engine;
+        if (traceFile !== undefined) {
+          recorder = new TraceRecorder(engine, [new JsonlSink(traceFile)], loaded.scenario.name, {
+            ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
+            ...(opts.traceKinds ? { kinds: opts.traceKinds } : {}),
+          });
+        }
+      },
+      onProgress: (engine) => {
+        const now = Date.now();
+        if (now - lastReport >= 2000) {
+          lastReport = now;
+          err(`[warpstate] cycle ${engine.clock('core').cycleAt(engine.now)}, ${engine.stats.value('gpu_tot_warp_insts') ?? 0} warp instructions, ${((now - started) / 1000).toFixed(1)} s\n`);
+        }
+      },
+    });
+  } catch (e) {
+    await finish([], (e as Error).message);
+    throw e;
+  }
+  await finish(result.checks);
   if (!opts.quiet) {
-    out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}): functional run of ${loaded.scenario.launches.length} launch(es)\n`);
-    out(r.stats.format() + '\n');
-    out(`# functional speed: ${Math.round(r.threadInstructionsPerSecond)} thread instructions/s (${r.elapsedMs.toFixed(1)} ms)\n`);
+    out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}) on ${result.config.name}: ${loaded.scenario.launches.length} launch(es), timing mode\n`);
+    out(result.engine.stats.format() + '\n');
+    const wall = (Date.now() - started) / 1000;
+    out(`# simulation speed: ${Math.round((result.engine.stats.value('gpu_tot_warp_insts') ?? 0) / wall)} warp instructions/s (${wall.toFixed(2)} s wall)\n`);
   }
-  if (opts.stats !== undefined) {
-    writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, checks: r.checks, stats: r.stats.toJSON() }, null, 1) + '\n');
-  }
-  printChecks(r.checks, out);
-  return r.passed ? ExitCode.ok : ExitCode.checkFailed;
+  printChecks(result.checks, out);
+  return result.passed ? ExitCode.ok : ExitCode.checkFailed;
 }
 
 /** Builds the program; `out`/`err` are injectable for tests. */
@@ -82,6 +152,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--trace-to <time>', 'trace window end')
     .option('-q, --quiet', 'print only the check summary')
     .option('--functional', 'execute kernels functionally (no timing) and check their results')
+    .option('--config-set <key=value>', 'override a GPU config field (repeatable), e.g. sm.count=4', collect, [])
     .action(async (file: string, opts) => {
       const overrides: string[] = [...opts.set];
       if (opts.seed !== undefined) {
@@ -90,7 +161,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       }
       const loaded = loadScenario(file, overrides);
       if (loaded.scenario.launches.length > 0) {
-        setExit(runKernelScenario(loaded, opts, out));
+        setExit(await runKernelScenario(loaded, opts, out, err));
         return;
       }
       const started = Date.now();
@@ -149,6 +220,29 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         out(`traces diverge at line ${d.line}${d.time !== undefined ? ` (t = ${d.time} ps)` : ''}\n< ${d.a ?? '(end of file)'}\n> ${d.b ?? '(end of file)'}\n`);
         setExit(ExitCode.checkFailed);
       }
+    });
+
+  const config = program.command('config').description('GPU configurations: presets and gpgpusim.config files');
+  config
+    .command('show')
+    .description('print a preset, a gpgpusim.config (mapped; ignored options listed) or a JSON/YAML config')
+    .argument('<preset|file>', `preset name (${presetNames().join(', ')}) or config file`)
+    .option('--json', 'print the validated config as JSON')
+    .option('--set <key=value>', 'override a field (repeatable), e.g. sm.count=4', collect, [])
+    .action((spec: string, opts: { json?: boolean; set: string[] }) => {
+      const resolved = resolveGpuConfig(spec);
+      const cfg = opts.set.length > 0 ? applyConfigOverrides(resolved.config, opts.set) : resolved.config;
+      out(opts.json ? configToJson(cfg) : formatConfig(cfg) + '\n');
+      if (resolved.kind === 'gpgpusim' && !opts.json) {
+        out(`\n# ${resolved.import.mapped.length} options mapped; ${resolved.import.ignored.length} not modelled:\n`);
+        for (const ig of resolved.import.ignored) out(`#   ${ig.option} (line ${ig.line})\n`);
+      }
+    });
+  config
+    .command('list')
+    .description('list the presets')
+    .action(() => {
+      for (const name of presetNames()) out(`${name.padEnd(14)} ${getPreset(name).description ?? ''}\n`);
     });
 
   program

@@ -89,9 +89,15 @@ export class OutPort {
     this.dstPort = dstPort;
   }
 
-  /** Whether a send would be accepted now. */
+  /**
+   * Whether a send would be accepted now. Asking counts as interest: when the answer is no, the
+   * owner is woken once room frees, as after a refused send (so a unit that checks before it
+   * commits to an action never sleeps forever on a full port).
+   */
   get hasRoom(): boolean {
-    return this.buffer.length < this.capacity;
+    if (this.buffer.length < this.capacity) return true;
+    this.waitingForRoom = true;
+    return false;
   }
 
   /**

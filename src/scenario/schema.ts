@@ -77,6 +77,7 @@ export const launchSpecSchema = z
     dynamicSharedBytes: z.number().int().min(0).default(0),
     args: z.array(kernelArgSchema).default([]),
     stream: z.number().int().min(0).default(0),
+    regsPerThread: z.number().int().min(1).max(255).optional().describe('registers per thread as ptxas -v reports (occupancy); default: estimated from the PTX'),
     at: duration.optional().describe('launch time'),
   })
   .strict();
@@ -100,6 +101,16 @@ export const referenceCheckSchema = z
   })
   .strict();
 
+/** The GPU a kernel scenario runs on: a preset or a gpgpusim.config file, plus overrides. */
+export const gpuSpecSchema = z
+  .object({
+    preset: z.string().optional().describe('preset name (gtx480, m2090, ...)'),
+    gpgpusimConfig: z.string().optional().describe('gpgpusim.config file, relative to the scenario file'),
+    set: z.array(z.string()).default([]).describe('config overrides key=value (sm.count=4)'),
+  })
+  .strict()
+  .refine((g) => (g.preset === undefined) !== (g.gpgpusimConfig === undefined), 'give exactly one of preset and gpgpusimConfig');
+
 /** The whole scenario. */
 export const scenarioSchema = z
   .object({
@@ -115,6 +126,8 @@ export const scenarioSchema = z
     buffers: z.array(bufferSpecSchema).default([]),
     launches: z.array(launchSpecSchema).default([]),
     checks: z.array(z.union([statCheckSchema, referenceCheckSchema])).default([]),
+    gpu: gpuSpecSchema.optional().describe('the simulated GPU of a timing-mode kernel scenario'),
+    deadlockCycles: z.number().int().min(1).default(100_000).describe('core cycles without progress before a run is declared deadlocked'),
   })
   .strict();
 

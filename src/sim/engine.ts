@@ -581,6 +581,26 @@ export class Engine implements PortHost, LinkHost {
     return pendingUnits;
   }
 
+  /**
+   * The oldest messages waiting in input ports (delivered, not consumed) or in output ports
+   * (sent, not injected: the link has no credit), oldest first: what a deadlock report shows.
+   */
+  oldestWaitingMessages(limit: number): { id: number; kind: string; from: string; port: string; since: Picoseconds; why: string }[] {
+    const out: { id: number; kind: string; from: string; port: string; since: Picoseconds; why: string }[] = [];
+    for (const u of this.units.values()) {
+      for (const p of u.inPorts.values()) {
+        const m = p.peek();
+        if (m !== undefined) out.push({ id: m.id, kind: m.kind, from: `${m.src}.${m.srcPort}`, port: p.fullName, since: m.deliverTime, why: `not consumed by ${u.name} (${p.length} queued, capacity ${p.capacity})` });
+      }
+      for (const p of u.outPorts.values()) {
+        const m = p.buffer.peek();
+        if (m !== undefined) out.push({ id: m.id, kind: m.kind, from: `${m.src}.${m.srcPort}`, port: p.fullName, since: m.sendTime, why: `no credit at ${m.dst}.${m.dstPort}` });
+      }
+    }
+    out.sort((a, b) => a.since - b.since || a.id - b.id);
+    return out.slice(0, limit);
+  }
+
   /** Stops every actor and link subscription. */
   dispose(): void {
     for (const u of this.units.values()) u.actor?.stop();

@@ -1,0 +1,238 @@
+/**
+ * dramChannel: one GDDR memory channel (`GPU.DRAM[j]`) on the DRAM command clock (the unit's
+ * clock domain), wrapping the {@link DramChannel} timing model: banks in bank groups with row
+ * buffers, JEDEC/GDDR5 timing constraints, one command per cycle, FR-FCFS or FIFO scheduling.
+ *
+ * ## One DRAM cycle
+ * 1. At most one request is taken from the `req[k]` ports (round robin over the L2
+ *    sub-partitions sharing the channel) when the scheduler queue (`dram.queueSize`,
+ *    GPGPU-Sim `-gpgpu_frfcfs_dram_sched_queue_size`) has room; its address is decoded with the
+ *    GPU's {@link AddressMap} (bank, row, column) and pushed. When the queue is full the request
+ *    stays in `req` and back-pressure reaches the L2 slice.
+ * 2. `DramChannel.cycle()` simulates the cycle (scheduling, one command, completions).
+ * 3. Completed reads are answered with `mem.rsp` (addr, size, sm of the request) on the `rsp[k]`
+ *    of the sub-partition that sent them, while it has room; writes are posted and answered by
+ *    nobody.
+ *
+ * So a read of one atom to a precharged bank, accepted at cycle a, issues ACT at a, RD at
+ * a + tRCD and leaves at a + tRCD + tCL + BL/r; a row hit issues RD at a and leaves at
+ * a + tCL + BL/r (one more tCCD/tCCDL per extra atom).
+ *
+ * The unit sleeps while the channel is idle. On waking it replays the skipped cycles (at most
+ * enough for every timing constraint to expire, so timing is exactly what running every cycle
+ * would give) and keeps an offset between the model's cycle count and the clock's.
+ *
+ * Sources: GPGPU-Sim `dram_t::cycle`, `frfcfs_scheduler`; `src/model/mem/dram.ts`.
+ */
+import { fromTransition } from 'xstate';
+import { z } from 'zod';
+import { SimulationError } from '../../src/errors.ts';
+import { Fifo } from '../../src/messaging/fifo.ts';
+import type { Message } from '../../src/messaging/message.ts';
+import type { InPort, OutPort } from '../../src/messaging/port.ts';
+import type { AddressMap } from '../../src/model/mem/address-map.ts';
+import { DramChannel, deriveDramTimings, type DramParams } from '../../src/model/mem/dram.ts';
+import type { Counter } from '../../src/stats/registry.ts';
+import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
+import { memPacketBytes } from '../gpu-interconnect/packet.ts';
+
+/** Parameters of {@link dramChannel} (filled by the GPU topology builder). */
+export interface DramChannelParams {
+  /** Channel timing, banks and scheduler; times in DRAM command cycles (this unit's clock). */
+  readonly dram: DramParams;
+  /** The GPU's address decoder (bank, row, column of a global address). */
+  readonly addressMap: AddressMap;
+  /**
+   * L2 sub-partitions sharing this channel (GPGPU-Sim `-gpgpu_n_sub_partition_per_mchannel`):
+   * the port arrays `req[k]` / `rsp[k]`, one pair per L2 slice. >= 1.
+   */
+  readonly subPartitions: number;
+}
+
+/** Mutable datapath state (mutated in place; DESIGN.md §3). */
+export interface DramChannelState {
+  readonly io: UnitIo;
+  /** `req[k]` / `rsp[k]` per sub-partition. */
+  readonly req: InPort[];
+  readonly rsp: OutPort[];
+  /** Sub-partition whose `req` port is looked at first (round robin). */
+  rrNext: number;
+  readonly dram: DramChannel;
+  readonly map: AddressMap;
+  /** Unit clock cycle = model cycle + offset. */
+  offset: number;
+  /** Cycles after which an idle channel has no pending constraint (replay bound). */
+  readonly horizon: number;
+  /** Reads in the channel by request message id. */
+  readonly reads: Map<number, Message<GpuMemRequest>>;
+  /** Completed reads waiting for `rsp` room, per sub-partition. */
+  readonly answers: Fifo<Message<GpuMemRequest>>[];
+  /** Accept time (ps) per request id (tracing only). */
+  readonly started: Map<number, number>;
+  lastCycle: number;
+  readonly bytes: Counter;
+  readonly busyCycles: Counter;
+}
+
+/** Sub-partition (port index) a request came in on. */
+function subOf(s: DramChannelState, m: Message): number {
+  if (s.req.length === 1) return 0;
+  const name = m.dstPort; // `req[k]`
+  return Number(name.slice(4, -1));
+}
+
+/** Simulates one model cycle and collects completions. */
+function runOne(s: DramChannelState): void {
+  const dram = s.dram;
+  if (!dram.idle) s.busyCycles.value++;
+  const n = dram.cycle();
+  const io = s.io;
+  for (let i = 0; i < n; i++) {
+    const id = dram.doneIds[i]!;
+    if (io.tracing) {
+      const t0 = s.started.get(id);
+      if (t0 !== undefined) {
+        s.started.delete(id);
+        io.span(dram.doneWrites[i] === 1 ? 'write' : 'read', t0, io.now, id);
+      }
+    }
+    if (dram.doneWrites[i] === 1) continue;
+    const r = s.reads.get(id);
+    if (r === undefined) throw new SimulationError(`${io.name}: DRAM completed unknown read ${id}`);
+    s.reads.delete(id);
+    s.answers[subOf(s, r)]!.push(r);
+  }
+}
+
+function step(s: DramChannelState): void {
+  const io = s.io;
+  const cycle = io.cycle;
+  if (cycle === s.lastCycle) {
+    io.wakeInCycles(1);
+    return;
+  }
+  s.lastCycle = cycle;
+  const dram = s.dram;
+  // Replay skipped cycles (idle: only constraint expiry matters, bounded by the horizon).
+  let target = cycle - s.offset;
+  if (dram.now < target && dram.idle && target - dram.now > s.horizon) {
+    s.offset += target - dram.now - s.horizon;
+    target = cycle - s.offset;
+  }
+  while (dram.now < target) runOne(s);
+  // 1. accept one request (round robin over the sub-partitions' ports)
+  const nSub = s.req.length;
+  let m: Message<GpuMemRequest> | undefined;
+  if (!dram.full) {
+    for (let k = 0; k < nSub && m === undefined; k++) {
+      const port = s.req[(s.rrNext + k) % nSub]!;
+      m = port.recv() as Message<GpuMemRequest> | undefined;
+      if (m !== undefined) s.rrNext = (s.rrNext + k + 1) % nSub;
+    }
+  }
+  if (m !== undefined) {
+    const pl = m.payload;
+    const d = s.map.decode(pl.addr);
+    const write = m.kind === GpuKind.writeReq;
+    dram.push(m.id, d.bank, d.row, d.column, write, pl.size);
+    s.bytes.value += pl.size;
+    if (!write) s.reads.set(m.id, m);
+    if (io.tracing) s.started.set(m.id, io.now);
+  }
+  // 2. this cycle
+  runOne(s);
+  // 3. answers
+  let again = !dram.idle;
+  for (let k = 0; k < nSub; k++) {
+    const answers = s.answers[k]!;
+    const rsp = s.rsp[k]!;
+    let r: Message<GpuMemRequest> | undefined;
+    while ((r = answers.peek()) !== undefined) {
+      if (!rsp.hasRoom) {
+        rsp.waitingForRoom = true;
+        break;
+      }
+      answers.shift();
+      const pl = r.payload;
+      const payload: GpuMemResponse = { addr: pl.addr, size: pl.size, sm: pl.sm, write: false };
+      rsp.send(GpuKind.rsp, payload, { replyTo: r, bytes: memPacketBytes(GpuKind.rsp, pl.size) });
+    }
+    if (s.req[k]!.length > 0 && !dram.full) again = true;
+  }
+  if (again) io.wakeInCycles(1);
+}
+
+/** The unit kind `dramChannel`. */
+export const dramChannel = defineUnit<DramChannelParams>({
+  kind: 'dramChannel',
+  description: 'GDDR memory channel: address decode, banks and bank groups with row buffers, GDDR5 timing, FR-FCFS or FIFO scheduling; reads answered with mem.rsp, writes posted.',
+  source: 'GPGPU-Sim dram_t / frfcfs_scheduler; src/model/mem/dram.ts',
+  params: z.custom<DramChannelParams>((v) => typeof v === 'object' && v !== null && 'dram' in v && 'addressMap' in v, 'built by the GPU topology'),
+  delivery: 'batch',
+  ports: [
+    { name: 'req', direction: 'in', description: 'line reads and write-backs from L2 sub-partition k (held here while the scheduler queue is full)', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'subPartitions', capacity: 4 },
+    { name: 'rsp', direction: 'out', description: 'read data to L2 sub-partition k', messageKinds: [GpuKind.rsp], countParam: 'subPartitions', capacity: 4 },
+  ],
+  stats: [
+    { name: 'dram_reads', unit: 'count', description: 'read requests completed' },
+    { name: 'dram_writes', unit: 'count', description: 'write requests completed' },
+    { name: 'row_hits', unit: 'count', description: 'requests that found their row open' },
+    { name: 'row_misses', unit: 'count', description: 'requests that needed ACT (and PRE)' },
+    { name: 'activates', unit: 'count', description: 'ACT commands' },
+    { name: 'precharges', unit: 'count', description: 'PRE commands' },
+    { name: 'bytes', unit: 'bytes', description: 'bytes of accepted requests' },
+    { name: 'busy_cycles', unit: 'cycles', description: 'cycles with a request queued, in service or transferring' },
+    { name: 'data_bus_busy_cycles', unit: 'cycles', description: 'cycles the data bus carried data (BL/r per column command)' },
+    { name: 'achieved_bandwidth', unit: 'GB/s', description: 'bytes / simulated time' },
+  ],
+  logic: (p) =>
+    fromTransition(
+      (s: DramChannelState, e: { type: string }) => {
+        if (e.type === 'wake') step(s);
+        return s;
+      },
+      ({ input: io }: { input: UnitIo }): DramChannelState => {
+        const dram = new DramChannel(p.dram);
+        const t = p.dram;
+        const d = deriveDramTimings(t);
+        const horizon = 1 + t.tRC + t.tRAS + t.tRP + t.tRRD + t.tRCD + t.tCCD + (t.tCCDL ?? 0) + (t.tRTPL ?? 0) + t.tCL + t.tWL + d.burstCycles + d.tRTW + d.tWTR + d.tWTP;
+        const reg = io.stats;
+        const name = io.name;
+        reg.derived(`${name}.dram_reads`, () => dram.completedReads, 'read requests completed', 'count');
+        reg.derived(`${name}.dram_writes`, () => dram.completedWrites, 'write requests completed', 'count');
+        reg.derived(`${name}.row_hits`, () => dram.rowHits, 'requests that found their row open', 'count');
+        reg.derived(`${name}.row_misses`, () => dram.rowMisses, 'requests that needed an activate', 'count');
+        reg.derived(`${name}.activates`, () => dram.activates, 'ACT commands', 'count');
+        reg.derived(`${name}.precharges`, () => dram.precharges, 'PRE commands', 'count');
+        reg.derived(`${name}.data_bus_busy_cycles`, () => dram.dataBusBusyCycles, 'data bus busy cycles', 'cycles');
+        const bytes = io.counter('bytes', 'bytes of accepted requests', 'bytes');
+        // bytes per ps x 1000 = GB/s
+        reg.derived(`${name}.achieved_bandwidth`, () => (io.now > 0 ? (bytes.value / io.now) * 1000 : 0), 'bytes / simulated time', 'GB/s');
+        const nSub = p.subPartitions;
+        if (!(Number.isInteger(nSub) && nSub >= 1)) throw new SimulationError(`${io.name}: subPartitions must be an integer >= 1, got ${nSub}`);
+        return {
+          io,
+          req: Array.from({ length: nSub }, (_, k) => io.in(`req[${k}]`)),
+          rsp: Array.from({ length: nSub }, (_, k) => io.out(`rsp[${k}]`)),
+          rrNext: 0,
+          dram,
+          map: p.addressMap,
+          offset: 0,
+          horizon,
+          reads: new Map(),
+          answers: Array.from({ length: nSub }, () => new Fifo<Message<GpuMemRequest>>(8)),
+          started: new Map(),
+          lastCycle: -1,
+          bytes,
+          busyCycles: io.counter('busy_cycles', 'cycles with a request queued, in service or transferring', 'cycles'),
+        };
+      },
+    ),
+  pendingWork: (snap: { context: DramChannelState }) => {
+    const s = snap.context;
+    const unsent = s.answers.reduce((n, a) => n + a.length, 0);
+    if (s.dram.idle && unsent === 0) return null;
+    return `${s.dram.queued} queued, ${s.reads.size} reads outstanding, ${unsent} answers unsent`;
+  },
+});

@@ -1,0 +1,354 @@
+/**
+ * l1d: the L1 data cache of one SM (`GPU.SM[i].L1D`), a {@link CacheController} (tag array,
+ * MSHRs, miss queue) behind the LSU, in front of the interconnect.
+ *
+ * ## One cycle
+ * 1. Fills (`up`, `mem.rsp` for a line read) install the line (`CacheController.fill`) and
+ *    answer every LSU request merged into its MSHR entry; responses to bypassed atomics are
+ *    passed back to the LSU.
+ * 2. Answers whose time has come leave on `rsp` (fills first, then hits), while it has room.
+ * 3. The miss queue drains to `down` while it has room: line reads (`mem.readReq`), writes
+ *    (`mem.writeReq`, posted: nothing comes back) and write-backs. The LSU's store is answered
+ *    when its write goes down (GPGPU-Sim answers a posted write at L1 acceptance).
+ * 4. Up to `requestsPerCycle` requests are taken from `req` (tag lookup in the cycle of
+ *    acceptance):
+ *    - hit: answered `l1dLatency` cycles later (`GPGPU-Sim -gpgpu_l1_latency`);
+ *    - miss: an MSHR entry opens and the line read is queued (sent down this cycle when the port
+ *      has room); a later request to the same line merges (`hitReserved`) and is answered by the
+ *      same fill;
+ *    - reservation failure (`mshrFull`, `mshrMergeFull`, `missQueueFull`, `noLineToAllocate`;
+ *      GPGPU-Sim `MSHR_ENRTY_FAIL`, `MSHR_MERGE_ENRTY_FAIL`, `MISS_QUEUE_FULL`,
+ *      `LINE_ALLOC_FAIL`): the request stays at the head of `req` (back-pressure to the LSU)
+ *      and is retried every cycle; each failed attempt is counted, as GPGPU-Sim counts them;
+ *    - writes follow the configured policies; Fermi (`writeHit: 'localWbGlobalWe'` or
+ *      `'writeEvict'`, `writeMiss: 'noWriteAllocate'`): a global write invalidates the line if
+ *      present and goes down as a posted write;
+ *    - atomics (`atomic: true`) bypass the cache (performed at L2): forwarded down as they are
+ *      and answered with the response from below.
+ * 5. Sleep unless work remains.
+ *
+ * Fill-to-answer takes no extra cycle: a fill arriving at cycle f answers its requests at f.
+ *
+ * Sources: paper 001 §2.1/§3.3 (reservation failures), paper 004 §2.2; GPGPU-Sim `l1_cache`,
+ * `data_cache::access`, `ldst_unit::memory_cycle`.
+ */
+import { fromTransition } from 'xstate';
+import { z } from 'zod';
+import { SimulationError } from '../../src/errors.ts';
+import { Fifo } from '../../src/messaging/fifo.ts';
+import type { Message } from '../../src/messaging/message.ts';
+import type { InPort, OutPort } from '../../src/messaging/port.ts';
+import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME, ResFailReason, type CacheParams } from '../../src/model/mem/cache.ts';
+import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
+import { memPacketBytes } from '../gpu-interconnect/packet.ts';
+
+/**
+ * Parameters of {@link l1d} (filled by the GPU topology builder). GTX480:
+ * `cache = { sets: 32, ways: 4, lineBytes: 128, setIndex: 'fermiHash', replacement: 'lru',
+ * allocate: 'onMiss', writeHit: 'localWbGlobalWe', writeMiss: 'noWriteAllocate', mshrEntries: 64,
+ * mshrMaxMerge: 8, missQueueSize: 8 }`, `l1dLatency` 1 (GPGPU-Sim 3.x) or 20+ (Accel-Sim).
+ */
+export interface L1dParams {
+  /** SM index (put in requests sent down, so responses route back). */
+  readonly smId: number;
+  /** Geometry, MSHRs, miss queue and write policies. */
+  readonly cache: CacheParams;
+  /** Cycles from acceptance of a hit to its answer leaving on `rsp`, >= 1. */
+  readonly l1dLatency: number;
+  /** Requests looked up per cycle, at most; default 1 (one tag/data port). */
+  readonly requestsPerCycle?: number;
+}
+
+/** Mutable datapath state (mutated in place; DESIGN.md §3). */
+export interface L1dState {
+  readonly io: UnitIo;
+  readonly p: L1dParams;
+  readonly req: InPort;
+  readonly rsp: OutPort;
+  readonly down: OutPort;
+  readonly up: InPort;
+  readonly ctrl: CacheController;
+  readonly miss: MissRequest;
+  /** Hit answers: requests and the cycle they may leave, in acceptance order. */
+  readonly hitMsgs: Fifo<Message<GpuMemRequest>>;
+  readonly hitReady: Fifo<number>;
+  /** Answers ready now (fills, write acknowledgements, atomics). */
+  readonly answers: Fifo<Message<GpuMemRequest>>;
+  /** LSU requests waiting in an MSHR or in the miss queue (write), by request id. */
+  readonly waiting: Map<number, Message<GpuMemRequest>>;
+  /**
+   * Writes that are both sent down (answered then) and in an MSHR entry (write-allocate under a
+   * write-through/evict hit policy): their fill answers nothing.
+   */
+  readonly fillOnly: Set<number>;
+  /** Atomics sent down, by the id of the message sent down. */
+  readonly bypass: Map<number, Message<GpuMemRequest>>;
+  /** Line read sent down -> time (ps) the miss started (tracing only). */
+  readonly missStart: Map<number, number>;
+  /** Start time (ps) of the current reservation-failure stall, -1 when none; its reason. */
+  stallStart: number;
+  stallReason: number;
+  lastCycle: number;
+  readonly atomics: { value: number };
+}
+
+function answer(s: L1dState, req: Message<GpuMemRequest>, write: boolean): void {
+  const pl = req.payload;
+  const rsp: GpuMemResponse = { addr: pl.addr, size: pl.size, sm: pl.sm, write };
+  s.rsp.send(GpuKind.rsp, rsp, { replyTo: req, bytes: memPacketBytes(GpuKind.rsp, pl.size, write) });
+}
+
+/** Sends ready answers (fills first, then hits) while `rsp` has room. */
+function sendAnswers(s: L1dState, cycle: number): void {
+  const rsp = s.rsp;
+  let m: Message<GpuMemRequest> | undefined;
+  while ((m = s.answers.peek()) !== undefined) {
+    if (!rsp.hasRoom) {
+      rsp.waitingForRoom = true;
+      return;
+    }
+    s.answers.shift();
+    answer(s, m, m.kind === GpuKind.writeReq);
+  }
+  while (s.hitMsgs.length > 0 && s.hitReady.peek()! <= cycle) {
+    if (!rsp.hasRoom) {
+      rsp.waitingForRoom = true;
+      return;
+    }
+    s.hitReady.shift();
+    const h = s.hitMsgs.shift()!;
+    answer(s, h, h.kind === GpuKind.writeReq);
+  }
+}
+
+/** Drains the miss queue to `down` while it has room. */
+function drainMisses(s: L1dState): void {
+  const ctrl = s.ctrl;
+  const mr = s.miss;
+  const down = s.down;
+  while (ctrl.peekMiss(mr)) {
+    if (!down.hasRoom) {
+      down.waitingForRoom = true;
+      return;
+    }
+    ctrl.popMiss(mr);
+    const isRead = mr.kind === MissKind.read;
+    const kind = isRead ? GpuKind.readReq : GpuKind.writeReq;
+    const req: GpuMemRequest = { addr: mr.addr, size: mr.bytes, sm: s.p.smId };
+    down.send(kind, req, { bytes: memPacketBytes(kind, mr.bytes) });
+    if (isRead) {
+      if (s.io.tracing) s.missStart.set(mr.addr, s.io.now);
+    } else if (mr.kind === MissKind.write) {
+      // posted write: the LSU's store is accepted now
+      const lsuReq = s.waiting.get(mr.reqId);
+      if (lsuReq === undefined) throw new SimulationError(`${s.io.name}: write ${mr.reqId} went down with no LSU request`);
+      s.waiting.delete(mr.reqId);
+      s.answers.push(lsuReq);
+    }
+  }
+}
+
+function endStall(s: L1dState): void {
+  if (s.stallStart >= 0) {
+    const io = s.io;
+    if (io.tracing) io.span('resFail', s.stallStart, io.now, -1, RES_FAIL_REASON_NAME[s.stallReason]);
+    s.stallStart = -1;
+  }
+}
+
+/** Looks up up to `requestsPerCycle` requests from `req`; a blocked head stays in the port. */
+function acceptRequests(s: L1dState, cycle: number): void {
+  const ctrl = s.ctrl;
+  const io = s.io;
+  const width = s.p.requestsPerCycle ?? 1;
+  for (let n = 0; n < width; n++) {
+    const msg = s.req.peek() as Message<GpuMemRequest> | undefined;
+    if (msg === undefined) {
+      endStall(s);
+      return;
+    }
+    const pl = msg.payload;
+    const isWrite = msg.kind === GpuKind.writeReq;
+    if (pl.atomic === true) {
+      if (!s.down.hasRoom || ctrl.missQueueLength > 0) {
+        if (!s.down.hasRoom) s.down.waitingForRoom = true;
+        return; // keep order behind queued misses; retried next cycle
+      }
+      s.req.recv();
+      endStall(s);
+      const fwd = s.down.send(msg.kind, pl, { bytes: msg.bytes })!;
+      s.bypass.set(fwd.id, msg);
+      s.atomics.value++;
+      continue;
+    }
+    const writesBefore = ctrl.sent[MissKind.write]!;
+    const readsBefore = ctrl.sent[MissKind.read]!;
+    const outcome = ctrl.access(pl.addr, isWrite, msg.id, pl.size, pl.local === true);
+    if (outcome === CacheOutcome.resFail) {
+      if (s.stallStart < 0 || s.stallReason !== ctrl.lastReason) {
+        endStall(s);
+        s.stallStart = io.now;
+        s.stallReason = ctrl.lastReason;
+      }
+      return; // stays in the in-port; retried next cycle
+    }
+    endStall(s);
+    s.req.recv();
+    if (isWrite && ctrl.sent[MissKind.write]! > writesBefore) {
+      s.waiting.set(msg.id, msg); // answered when the write goes down
+      if (outcome !== CacheOutcome.hit && (outcome === CacheOutcome.hitReserved || ctrl.sent[MissKind.read]! > readsBefore)) s.fillOnly.add(msg.id);
+    } else if (outcome === CacheOutcome.hit) {
+      s.hitMsgs.push(msg);
+      s.hitReady.push(cycle + s.p.l1dLatency);
+    } else {
+      s.waiting.set(msg.id, msg); // miss or hitReserved: answered by the fill
+    }
+  }
+}
+
+function step(s: L1dState): void {
+  const io = s.io;
+  const cycle = io.cycle;
+  if (cycle === s.lastCycle) {
+    io.wakeInCycles(1);
+    return;
+  }
+  s.lastCycle = cycle;
+  const ctrl = s.ctrl;
+  // 1. fills and atomic responses
+  let m: Message | undefined;
+  while ((m = s.up.recv()) !== undefined) {
+    const atom = s.bypass.get(m.replyTo);
+    if (atom !== undefined) {
+      s.bypass.delete(m.replyTo);
+      s.answers.push(atom);
+      continue;
+    }
+    const line = ctrl.tags.blockAddr((m.payload as GpuMemResponse).addr);
+    const n = ctrl.fill(line);
+    const ids = ctrl.readyIds;
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (s.fillOnly.delete(id)) continue;
+      const r = s.waiting.get(id);
+      if (r === undefined) throw new SimulationError(`${io.name}: fill of line ${line} answers unknown request ${id}`);
+      s.waiting.delete(id);
+      s.answers.push(r);
+    }
+    if (io.tracing) {
+      const start = s.missStart.get(line);
+      if (start !== undefined) {
+        s.missStart.delete(line);
+        io.span('miss', start, io.now, m.replyTo, undefined, { line, merged: n });
+      }
+    }
+  }
+  // 2-4.
+  sendAnswers(s, cycle);
+  drainMisses(s);
+  acceptRequests(s, cycle);
+  drainMisses(s);
+  sendAnswers(s, cycle);
+  // 5. sleep until the next thing to do
+  let next = Infinity;
+  if (s.req.length > 0) next = cycle + 1;
+  if (s.answers.length > 0 && s.rsp.hasRoom) next = cycle + 1;
+  if (s.hitMsgs.length > 0) {
+    const r = s.hitReady.peek()!;
+    if (r > cycle) next = Math.min(next, r);
+    else if (s.rsp.hasRoom) next = cycle + 1;
+  }
+  if (ctrl.missQueueLength > 0 && s.down.hasRoom) next = cycle + 1;
+  if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
+}
+
+const REASONS = [ResFailReason.mshrFull, ResFailReason.mshrMergeFull, ResFailReason.missQueueFull, ResFailReason.noLineToAllocate];
+
+/**
+ * Registers GPGPU-Sim-style cache statistics of `ctrl` under `<instance>.<prefix>_*` as derived
+ * values (read from the controller's counters when printed; nothing on the hot path):
+ * accesses (hits + pending hits + misses, reservation failures excluded, as GPGPU-Sim), hits,
+ * misses, hit_reserved, res_fail, res_fail_<reason> (attempts that failed, per reason).
+ */
+export function registerCacheStats(io: UnitIo, ctrl: CacheController, prefix: string): void {
+  const r = ctrl.readOutcomes;
+  const w = ctrl.writeOutcomes;
+  const sum = (o: number) => r[o]! + w[o]!;
+  const d = (name: string, f: () => number, desc: string) => io.stats.derived(`${io.name}.${prefix}_${name}`, f, desc, 'count');
+  d('accesses', () => sum(CacheOutcome.hit) + sum(CacheOutcome.hitReserved) + sum(CacheOutcome.miss), 'accesses that completed a lookup (hits + pending hits + misses)');
+  d('hits', () => sum(CacheOutcome.hit), 'hits');
+  d('misses', () => sum(CacheOutcome.miss), 'misses (a line read or a write sent down)');
+  d('hit_reserved', () => sum(CacheOutcome.hitReserved), 'pending hits (merged into an MSHR entry)');
+  d('res_fail', () => sum(CacheOutcome.resFail), 'reservation-failure attempts');
+  for (const reason of REASONS) {
+    d(`res_fail_${RES_FAIL_REASON_NAME[reason]}`, () => ctrl.readResFails[reason]! + ctrl.writeResFails[reason]!, `reservation failures: ${RES_FAIL_REASON_NAME[reason]}`);
+  }
+}
+
+/** The unit kind `l1d`. */
+export const l1d = defineUnit<L1dParams>({
+  kind: 'l1d',
+  description: 'SM L1 data cache: tag array, MSHRs and miss queue (CacheController); hit latency, MSHR merging, reservation failures as back-pressure, Fermi write-evict/no-allocate, atomics bypassed to L2.',
+  source: 'paper 001 §2.1/§3.3; GPGPU-Sim l1_cache / data_cache::access',
+  params: z.custom<L1dParams>((v) => typeof v === 'object' && v !== null && 'cache' in v && 'l1dLatency' in v, 'built by the GPU topology'),
+  delivery: 'batch',
+  ports: [
+    { name: 'req', direction: 'in', description: 'transactions from the LSU; a reservation failure leaves the head here', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 8 },
+    { name: 'rsp', direction: 'out', description: 'answers to the LSU (loads: data; stores: accepted)', messageKinds: [GpuKind.rsp], capacity: 8 },
+    { name: 'down', direction: 'out', description: 'line reads, posted writes and atomics to the interconnect', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 4 },
+    { name: 'up', direction: 'in', description: 'fills and atomic responses from the interconnect', messageKinds: [GpuKind.rsp], capacity: 8 },
+  ],
+  stats: [
+    { name: 'l1d_accesses', unit: 'count', description: 'hits + pending hits + misses (GPGPU-Sim L1D_total_cache_accesses)' },
+    { name: 'l1d_hits', unit: 'count', description: 'hits' },
+    { name: 'l1d_misses', unit: 'count', description: 'misses' },
+    { name: 'l1d_hit_reserved', unit: 'count', description: 'pending hits (MSHR merges)' },
+    { name: 'l1d_res_fail', unit: 'count', description: 'reservation-failure attempts (one per cycle a blocked request retries)' },
+    { name: 'l1d_res_fail_<reason>', unit: 'count', description: 'per reason: mshrFull, mshrMergeFull, missQueueFull, noLineToAllocate' },
+    { name: 'l1d_atomics', unit: 'count', description: 'atomics forwarded to L2 (bypass)' },
+  ],
+  logic: (p) =>
+    fromTransition(
+      (s: L1dState, e: { type: string }) => {
+        if (e.type === 'wake') step(s);
+        return s;
+      },
+      ({ input: io }: { input: UnitIo }): L1dState => {
+        if (!(Number.isInteger(p.l1dLatency) && p.l1dLatency >= 1)) throw new SimulationError(`${io.name}: l1dLatency must be an integer >= 1, got ${p.l1dLatency}`);
+        const ctrl = new CacheController(p.cache);
+        registerCacheStats(io, ctrl, 'l1d');
+        return {
+          io,
+          p,
+          req: io.in('req'),
+          rsp: io.out('rsp'),
+          down: io.out('down'),
+          up: io.in('up'),
+          ctrl,
+          miss: new MissRequest(),
+          hitMsgs: new Fifo(16),
+          hitReady: new Fifo(16),
+          answers: new Fifo(16),
+          waiting: new Map(),
+          fillOnly: new Set(),
+          bypass: new Map(),
+          missStart: new Map(),
+          stallStart: -1,
+          stallReason: -1,
+          lastCycle: -1,
+          atomics: io.counter('l1d_atomics', 'atomics forwarded to L2'),
+        };
+      },
+    ),
+  pendingWork: (snap: { context: L1dState }) => {
+    const s = snap.context;
+    const parts: string[] = [];
+    if (s.ctrl.mshr.occupancy > 0) parts.push(`${s.ctrl.mshr.occupancy} MSHR entries (lines ${s.ctrl.mshr.lineAddrs().slice(0, 4).join(', ')})`);
+    if (s.ctrl.missQueueLength > 0) parts.push(`${s.ctrl.missQueueLength} in the miss queue`);
+    if (s.bypass.size > 0) parts.push(`${s.bypass.size} atomics at L2`);
+    if (s.hitMsgs.length + s.answers.length > 0) parts.push(`${s.hitMsgs.length + s.answers.length} answers unsent`);
+    if (s.stallStart >= 0) parts.push(`head blocked: ${RES_FAIL_REASON_NAME[s.stallReason]}`);
+    return parts.length > 0 ? parts.join('; ') : null;
+  },
+});

@@ -1,0 +1,343 @@
+/**
+ * smLsu: the load/store unit of one SM (`GPU.SM[i].LSU`): takes memory instructions from ISSUE,
+ * times shared, const and param accesses itself, coalesces global and local accesses into
+ * transactions for the L1D, and writes every instruction back to ISSUE exactly once.
+ *
+ * ## One cycle
+ * 1. Responses from the L1D (`mem.rsp`, joined to their transaction by `replyTo`) count down the
+ *    outstanding transactions of their instruction.
+ * 2. Shared/const/param instructions whose latency elapsed, and global instructions whose every
+ *    transaction was sent and answered, become write-backs.
+ * 3. The memory stage (one instruction at a time, GPGPU-Sim `ldst_unit::memory_cycle`): a global
+ *    instruction sends up to `l1dPortWidth` transactions per cycle to the L1D while `l1dReq` has
+ *    room (back-pressure: the rest wait); it leaves the stage when all are sent.
+ * 4. A new instruction is accepted from `dispatch` (at most one per cycle) when the stage is free:
+ *    - shared: the banks are busy `k = SharedMemBanks.conflictCycles(...)` cycles (the stage
+ *      accepts the next instruction k cycles later: GPGPU-Sim's "bank conflicts as a larger
+ *      initiation interval"); write-back `sharedMemLatency + k - 1` cycles after acceptance;
+ *    - const and param: write-back `constLatency` cycles after acceptance (stage busy 1 cycle);
+ *    - global, local (and generic, resolved to global by ISSUE): `Coalescer.coalesce` gives the
+ *      transactions (`mem.readReq` for loads and atomics, `mem.writeReq` for stores), whose first
+ *      ones leave in the same cycle.
+ * 5. All write-backs ready this cycle leave in one `lsu.writeback` message (a `Writeback`, or
+ *    `{ items }` for several) when `wb` has room.
+ *
+ * Loads and atomics complete when every transaction's response arrived; stores when every
+ * transaction was accepted by the L1D, which answers a store when it sends it down (posted
+ * writes) — so the LSU waits for one `mem.rsp` per transaction in every case.
+ *
+ * Sources: paper 004 §2.2 (Fermi memory pipeline), GPGPU-Sim `ldst_unit` (`shared_cycle`,
+ * `constant_cycle`, `memory_cycle`) and `warp_inst_t::generate_mem_accesses`.
+ */
+import { fromTransition } from 'xstate';
+import { z } from 'zod';
+import { SimulationError } from '../../src/errors.ts';
+import { StateSpace, STATE_SPACE_NAME } from '../../src/isa/ir.ts';
+import type { Message } from '../../src/messaging/message.ts';
+import type { InPort, OutPort } from '../../src/messaging/port.ts';
+import { CoalescedAccesses, Coalescer, type CoalescerParams } from '../../src/model/mem/coalescer.ts';
+import { SharedMemBanks, type SharedMemBankParams } from '../../src/model/mem/shared-mem-banks.ts';
+import type { Counter } from '../../src/stats/registry.ts';
+import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { GpuKind, type GpuMemRequest, type LsuDispatch, type Writeback } from '../gpu/messages.ts';
+import { memPacketBytes } from '../gpu-interconnect/packet.ts';
+
+/** Parameters of {@link smLsu} (filled by the GPU topology builder from the GPU config). */
+export interface SmLsuParams {
+  /** SM index; put in every request so responses route back (`GpuMemRequest.sm`). */
+  readonly smId: number;
+  /** Cycles from acceptance to write-back of a conflict-free shared access (`-gpgpu_shmem_latency`-like), >= 1. */
+  readonly sharedMemLatency: number;
+  /** Cycles from acceptance to write-back of a const or param access (const-cache hit), >= 1. */
+  readonly constLatency: number;
+  /** Transactions sent to the L1D per cycle, at most; also the capacity of `l1dReq`, messages. >= 1. */
+  readonly l1dPortWidth: number;
+  /** Coalescer options (mode `line` for Fermi L1D caching, `sectored` for Maxwell+). */
+  readonly coalescer?: CoalescerParams;
+  /** Shared-memory banks (GTX480: 32 banks x 4 bytes). */
+  readonly sharedMem: SharedMemBankParams;
+}
+
+/** One memory instruction after acceptance. */
+interface LsuInst {
+  readonly wb: Writeback;
+  readonly space: number;
+  readonly isLoad: boolean;
+  readonly atomic: boolean;
+  /** Acceptance time, ps (spans). */
+  readonly start: number;
+  /** Transactions sent and not yet answered. */
+  outstanding: number;
+  /** All transactions sent (global) or timed (shared/const). */
+  allSent: boolean;
+  /** Cycle a timed (shared/const/param) instruction writes back. */
+  doneCycle: number;
+}
+
+/** Mutable datapath state (mutated in place; DESIGN.md §3). */
+export interface SmLsuState {
+  readonly io: UnitIo;
+  readonly p: SmLsuParams;
+  readonly dispatch: InPort;
+  readonly wbPort: OutPort;
+  readonly l1dReq: OutPort;
+  readonly l1dRsp: InPort;
+  readonly coalescer: Coalescer;
+  readonly banks: SharedMemBanks;
+  /** Transactions of the instruction in the memory stage (reused). */
+  readonly txns: CoalescedAccesses;
+  /** Global instruction in the memory stage, or null. */
+  stage: LsuInst | null;
+  /** Next transaction of `stage` to send. */
+  nextTxn: number;
+  /** First cycle the memory stage accepts an instruction (shared bank conflicts). */
+  stageFreeCycle: number;
+  /** Transaction request id -> its instruction. */
+  readonly byRequest: Map<number, LsuInst>;
+  /** Shared/const/param instructions waiting for their latency, sorted by doneCycle. */
+  readonly timed: LsuInst[];
+  /** Write-backs ready to send (reused array, emptied on send). */
+  readonly ready: Writeback[];
+  /** Instructions accepted and not yet written back. */
+  inFlight: number;
+  lastCycle: number;
+  readonly stats: {
+    readonly insts: Counter[];
+    readonly transactions: Counter;
+    readonly requestedBytes: Counter;
+    readonly transferredBytes: Counter;
+    readonly bankConflictCycles: Counter;
+    readonly stageStallCycles: Counter;
+  };
+}
+
+/** Spaces with their own instruction counter, by `StateSpace` code. */
+const COUNTED_SPACES = [StateSpace.Global, StateSpace.Shared, StateSpace.Const, StateSpace.Local, StateSpace.Param] as const;
+
+function complete(s: SmLsuState, inst: LsuInst): void {
+  s.ready.push(inst.wb);
+  s.inFlight--;
+  const io = s.io;
+  if (io.tracing) {
+    io.span(`${STATE_SPACE_NAME[inst.space]}.${inst.atomic ? 'atom' : inst.isLoad ? 'ld' : 'st'}`, inst.start, io.now, -1, undefined, { warp: inst.wb.warp, seq: inst.wb.seq });
+  }
+}
+
+/** Sends transactions of the stage instruction (up to the port width). */
+function sendTransactions(s: SmLsuState): void {
+  const inst = s.stage;
+  if (inst === null) return;
+  const t = s.txns;
+  const port = s.l1dReq;
+  const kind = inst.isLoad ? GpuKind.readReq : GpuKind.writeReq;
+  const local = inst.space === StateSpace.Local;
+  for (let sent = 0; sent < s.p.l1dPortWidth && s.nextTxn < t.count; sent++) {
+    if (!port.hasRoom) {
+      port.waitingForRoom = true; // woken when the link drains a slot
+      s.stats.stageStallCycles.value++;
+      break;
+    }
+    const i = s.nextTxn;
+    const size = t.size[i]!;
+    const req: GpuMemRequest = inst.atomic
+      ? { addr: t.addr[i]!, size, sm: s.p.smId, atomic: true }
+      : local
+        ? { addr: t.addr[i]!, size, sm: s.p.smId, local: true }
+        : { addr: t.addr[i]!, size, sm: s.p.smId };
+    const msg = port.send(kind, req, { bytes: memPacketBytes(kind, size) })!;
+    s.byRequest.set(msg.id, inst);
+    inst.outstanding++;
+    s.nextTxn++;
+    s.stats.transactions.value++;
+    s.stats.transferredBytes.value += size;
+  }
+  if (s.nextTxn >= t.count) {
+    inst.allSent = true;
+    s.stage = null;
+    if (inst.outstanding === 0) complete(s, inst);
+  }
+}
+
+function accept(s: SmLsuState, msg: Message<LsuDispatch>, cycle: number): void {
+  const d = msg.payload;
+  const io = s.io;
+  const space = d.space === StateSpace.Generic ? StateSpace.Global : d.space;
+  const longLatency = d.isLoad && (space === StateSpace.Global || space === StateSpace.Local);
+  const wb: Writeback = { warp: d.warp, dst: d.dst, seq: d.seq, longLatency };
+  const counted = COUNTED_SPACES.indexOf(space as (typeof COUNTED_SPACES)[number]);
+  if (counted < 0) {
+    throw new SimulationError(`${io.name}: lsu.dispatch with state space ${STATE_SPACE_NAME[d.space] ?? d.space} (expected global, local, shared, const or param)`, { warp: d.warp, seq: d.seq });
+  }
+  s.stats.insts[counted]!.value++;
+  s.inFlight++;
+  const inst: LsuInst = { wb, space, isLoad: d.isLoad, atomic: d.atomic, start: io.now, outstanding: 0, allSent: false, doneCycle: -1 };
+  if (space === StateSpace.Shared) {
+    const k = Math.max(1, s.banks.conflictCycles(d.addresses, d.mask, d.bytes));
+    s.stats.bankConflictCycles.value += k - 1;
+    s.stageFreeCycle = cycle + k;
+    inst.doneCycle = cycle + s.p.sharedMemLatency + k - 1;
+    insertTimed(s, inst);
+    return;
+  }
+  if (space === StateSpace.Const || space === StateSpace.Param) {
+    inst.doneCycle = cycle + s.p.constLatency;
+    s.stageFreeCycle = cycle + 1;
+    insertTimed(s, inst);
+    return;
+  }
+  // global / local
+  const n = s.coalescer.coalesce(d.addresses, d.mask, d.bytes, space, s.txns, d.atomic);
+  let active = d.mask >>> 0;
+  let lanes = 0;
+  while (active !== 0) {
+    active &= active - 1;
+    lanes++;
+  }
+  s.stats.requestedBytes.value += lanes * d.bytes;
+  s.stageFreeCycle = cycle + 1;
+  if (n === 0) {
+    inst.allSent = true;
+    complete(s, inst);
+    return;
+  }
+  s.stage = inst;
+  s.nextTxn = 0;
+  sendTransactions(s);
+}
+
+function insertTimed(s: SmLsuState, inst: LsuInst): void {
+  const timed = s.timed;
+  let i = timed.length;
+  while (i > 0 && timed[i - 1]!.doneCycle > inst.doneCycle) i--;
+  timed.splice(i, 0, inst);
+}
+
+function step(s: SmLsuState): void {
+  const io = s.io;
+  const cycle = io.cycle;
+  if (cycle === s.lastCycle) {
+    io.wakeInCycles(1);
+    return;
+  }
+  s.lastCycle = cycle;
+  // 1. responses from the L1D
+  let m: Message | undefined;
+  while ((m = s.l1dRsp.recv()) !== undefined) {
+    const inst = s.byRequest.get(m.replyTo);
+    if (inst === undefined) throw new SimulationError(`${io.name}: mem.rsp ${m.id} answers unknown request ${m.replyTo}`);
+    s.byRequest.delete(m.replyTo);
+    inst.outstanding--;
+    if (inst.outstanding === 0 && inst.allSent) complete(s, inst);
+  }
+  // 2. timed (shared / const / param) completions
+  const timed = s.timed;
+  let k = 0;
+  while (k < timed.length && timed[k]!.doneCycle <= cycle) complete(s, timed[k++]!);
+  if (k > 0) timed.splice(0, k);
+  // 3. memory stage
+  sendTransactions(s);
+  // 4. accept one instruction
+  if (s.stage === null && cycle >= s.stageFreeCycle) {
+    const d = s.dispatch.recv() as Message<LsuDispatch> | undefined;
+    if (d !== undefined) accept(s, d, cycle);
+  }
+  // 5. write-backs
+  const ready = s.ready;
+  if (ready.length > 0) {
+    if (s.wbPort.hasRoom) {
+      const payload = ready.length === 1 ? ready[0]! : { items: ready.slice() };
+      s.wbPort.send(GpuKind.lsuWriteback, payload);
+      ready.length = 0;
+    } else s.wbPort.waitingForRoom = true;
+  }
+  // 6. sleep until the next thing to do
+  let next = Infinity;
+  if (s.stage !== null && s.l1dReq.hasRoom) next = cycle + 1;
+  if (s.dispatch.length > 0 && s.stage === null) next = Math.min(next, Math.max(cycle + 1, s.stageFreeCycle));
+  if (timed.length > 0) next = Math.min(next, Math.max(cycle + 1, timed[0]!.doneCycle));
+  if (ready.length > 0 && s.wbPort.hasRoom) next = cycle + 1;
+  if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
+}
+
+/** The unit kind `smLsu`. */
+export const smLsu = defineUnit<SmLsuParams>({
+  kind: 'smLsu',
+  description: 'SM load/store unit: shared-memory bank conflicts, const/param latency, coalescing of global/local accesses into L1D transactions, one write-back per memory instruction.',
+  source: 'paper 004 §2.2; GPGPU-Sim ldst_unit (shared_cycle, constant_cycle, memory_cycle), generate_mem_accesses',
+  params: z.custom<SmLsuParams>((v) => typeof v === 'object' && v !== null && 'sharedMem' in v && 'l1dPortWidth' in v, 'built by the GPU topology'),
+  delivery: 'batch',
+  ports: [
+    { name: 'dispatch', direction: 'in', description: 'memory instructions from ISSUE', messageKinds: [GpuKind.lsuDispatch], capacity: 2 },
+    { name: 'wb', direction: 'out', description: 'write-backs to ISSUE (all of a cycle in one message)', messageKinds: [GpuKind.lsuWriteback], capacity: 4 },
+    { name: 'l1dReq', direction: 'out', description: 'coalesced transactions to the L1D; capacity = l1dPortWidth', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 'l1dPortWidth' },
+    { name: 'l1dRsp', direction: 'in', description: 'L1D responses (loads: data; stores: accepted)', messageKinds: [GpuKind.rsp], capacity: 16 },
+  ],
+  stats: [
+    { name: 'insts_<space>', unit: 'count', description: 'memory instructions accepted per state space (global, shared, const, local, param)' },
+    { name: 'transactions', unit: 'count', description: 'transactions sent to the L1D' },
+    { name: 'requested_bytes', unit: 'bytes', description: 'bytes the active lanes of global/local instructions access' },
+    { name: 'transferred_bytes', unit: 'bytes', description: 'bytes of the transactions sent to the L1D' },
+    { name: 'coalescing_efficiency', unit: 'ratio', description: 'requested_bytes / transferred_bytes (nvprof gld/gst_efficiency)' },
+    { name: 'transactions_per_inst', unit: 'ratio', description: 'transactions per global/local instruction' },
+    { name: 'shared_bank_conflict_cycles', unit: 'cycles', description: 'extra cycles of shared accesses from bank conflicts (sum of k - 1)' },
+    { name: 'stage_stall_cycles', unit: 'cycles', description: 'cycles the memory stage could not send a transaction (l1dReq full)' },
+  ],
+  logic: (p) =>
+    fromTransition(
+      (s: SmLsuState, e: { type: string }) => {
+        if (e.type === 'wake') step(s);
+        return s;
+      },
+      ({ input: io }: { input: UnitIo }): SmLsuState => {
+        if (!(Number.isInteger(p.l1dPortWidth) && p.l1dPortWidth >= 1)) throw new SimulationError(`${io.name}: l1dPortWidth must be an integer >= 1, got ${p.l1dPortWidth}`);
+        if (!(p.sharedMemLatency >= 1 && p.constLatency >= 1)) throw new SimulationError(`${io.name}: sharedMemLatency and constLatency must be >= 1 cycle`);
+        const c = (name: string, d: string, u = 'count') => io.counter(name, d, u);
+        const insts = COUNTED_SPACES.map((sp) => c(`insts_${STATE_SPACE_NAME[sp]}`, `${STATE_SPACE_NAME[sp]} memory instructions accepted`));
+        const requestedBytes = c('requested_bytes', 'bytes accessed by active lanes of global/local instructions', 'bytes');
+        const transferredBytes = c('transferred_bytes', 'bytes of the transactions sent to the L1D', 'bytes');
+        const transactions = c('transactions', 'transactions sent to the L1D');
+        io.stats.derived(`${io.name}.coalescing_efficiency`, () => (transferredBytes.value === 0 ? 0 : requestedBytes.value / transferredBytes.value), 'requested / transferred bytes', 'ratio');
+        io.stats.derived(
+          `${io.name}.transactions_per_inst`,
+          () => {
+            const n = insts[0]!.value + insts[3]!.value;
+            return n === 0 ? 0 : transactions.value / n;
+          },
+          'transactions per global/local instruction',
+          'ratio',
+        );
+        return {
+          io,
+          p,
+          dispatch: io.in('dispatch'),
+          wbPort: io.out('wb'),
+          l1dReq: io.out('l1dReq'),
+          l1dRsp: io.in('l1dRsp'),
+          coalescer: new Coalescer(p.coalescer ?? {}),
+          banks: new SharedMemBanks(p.sharedMem),
+          txns: new CoalescedAccesses(),
+          stage: null,
+          nextTxn: 0,
+          stageFreeCycle: 0,
+          byRequest: new Map(),
+          timed: [],
+          ready: [],
+          inFlight: 0,
+          lastCycle: -1,
+          stats: {
+            insts,
+            transactions,
+            requestedBytes,
+            transferredBytes,
+            bankConflictCycles: c('shared_bank_conflict_cycles', 'extra shared-memory cycles from bank conflicts', 'cycles'),
+            stageStallCycles: c('stage_stall_cycles', 'cycles the memory stage found l1dReq full', 'cycles'),
+          },
+        };
+      },
+    ),
+  pendingWork: (snap: { context: SmLsuState }) => {
+    const s = snap.context;
+    if (s.inFlight === 0 && s.ready.length === 0) return null;
+    return `${s.inFlight} memory instructions in flight (${s.byRequest.size} transactions awaiting L1D responses, ${s.timed.length} timed, ${s.stage ? `${s.txns.count - s.nextTxn} transactions unsent` : 'stage free'}, ${s.ready.length} write-backs unsent)`;
+  },
+});

@@ -1,0 +1,144 @@
+/**
+ * Running kernel scenarios in timing mode: the kernels run cycle by cycle on the GPU timing
+ * model (every unit an actor, DESIGN.md §3) built from the scenario's GPU config, and their
+ * results are checked against the host references as in functional mode.
+ *
+ * A run that makes no progress (no instruction issued, no message delivered, no CTA finished)
+ * for `deadlockCycles` core cycles while work is pending, or whose event queue drains with work
+ * pending, stops with a deadlock report; partial statistics and traces are still written.
+ */
+import { InputError, SimulationError } from '../errors.ts';
+import type { GpuConfig } from '../config/schema.ts';
+import type { Engine, EngineOptions } from '../sim/engine.ts';
+import { GpuContext } from '../../machines/gpu/context.ts';
+import type { KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
+import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
+import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
+import { parseDuration } from '../sim/time.ts';
+import type { LoadedScenario } from './loader.ts';
+import { checkKernelScenario, prepareKernelScenario, readBackBuffers, type KernelCheckResult, type PreparedKernelScenario } from './kernel-run.ts';
+import type { TypedArray } from './references/index.ts';
+
+/** Options of {@link runKernelScenarioTiming}. */
+export interface TimingRunOptions {
+  /** Extra config overrides (`sm.count=4`), applied after the scenario's `gpu.set`. */
+  readonly configOverrides?: readonly string[];
+  /** Engine options (observable, sampling). */
+  readonly engine?: EngineOptions;
+  /** Called with the built engine before it starts (attach trace recorders). */
+  readonly onEngine?: (engine: Engine) => void;
+  /** Called about every 64k events (progress). */
+  readonly onProgress?: (engine: Engine) => void;
+}
+
+/** Outcome of a timing run. */
+export interface TimingRunResult {
+  readonly engine: Engine;
+  readonly config: GpuConfig;
+  readonly checks: readonly KernelCheckResult[];
+  readonly passed: boolean;
+  readonly buffers: Readonly<Record<string, TypedArray>>;
+  readonly prepared: PreparedKernelScenario;
+}
+
+/**
+ * Registers per thread of a kernel for occupancy: the launch's `regsPerThread` when given
+ * (what `ptxas -v` reports), else an estimate from the PTX: 32-bit registers plus two per 64-bit
+ * register (predicates excluded), capped at 63 (Fermi's per-thread limit). PTX virtual
+ * registers overstate what ptxas allocates, so give `regsPerThread` where occupancy matters.
+ */
+export function estimateRegsPerThread(prepared: PreparedKernelScenario['launches'][number]): number {
+  if (prepared.spec.regsPerThread !== undefined) return prepared.spec.regsPerThread;
+  const fn = prepared.kernel.entry;
+  let regs = 0;
+  for (const r of fn.registers) {
+    const bits = (r as { bits?: number }).bits ?? 32;
+    if (bits === 1) continue;
+    regs += bits > 32 ? 2 : 1;
+  }
+  return Math.max(1, Math.min(63, regs));
+}
+
+/**
+ * Runs a kernel scenario on the timing model.
+ * @throws InputError for a bad scenario, config, or a launch the GPU cannot hold (003 eq. 3.1,
+ *   the limit named); SimulationError for a deadlock (with its report) or a kernel fault
+ */
+export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunResult {
+  const { scenario, source } = loaded;
+  const gpuSpec = scenario.gpu ?? { preset: 'gtx480', set: [] };
+  const config = loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), [...gpuSpec.set, ...(options.configOverrides ?? [])]);
+  const prepared = prepareKernelScenario(loaded);
+  const context = new GpuContext();
+  const limits = gpuLimits(config);
+  const core = config.clocks.core * 1e6;
+  const plans: KernelLaunchPlan[] = prepared.launches.map((l, i) => {
+    const regs = estimateRegsPerThread(l);
+    const threads = l.kernel.threadsPerCta;
+    const where = source.locate(['launches', i]);
+    try {
+      assertLaunchFits(limits, { gridDim: l.kernel.grid, ctaDim: l.kernel.block, registersPerThread: regs, sharedMemPerCta: l.kernel.sharedBytes }, where);
+    } catch (e) {
+      if (e instanceof InputError) throw new InputError(where, e.reason, `launches[${i}]`);
+      throw e;
+    }
+    const occ = occupancy(limits, { threadsPerCta: threads, registersPerThread: regs, sharedMemPerCta: l.kernel.sharedBytes }, where);
+    if (occ.ctasPerSm < 1) throw new InputError(where, `a CTA of ${l.spec.entry} does not fit on an SM (limited by ${occ.limitedBy})`, `launches[${i}]`);
+    const entry = context.addKernel(l.spec.entry, l.kernel, regs);
+    const warps = Math.ceil(threads / config.sm.warpSize);
+    const at = l.spec.at === undefined ? 0 : Math.ceil((parseDuration(l.spec.at, source.locate(['launches', i, 'at']), `launches[${i}].at`) * core) / 1e12);
+    return {
+      kernel: entry.id,
+      atCycle: at,
+      warpsPerCta: warps,
+      // Budgets that let exactly the occupancy calculation's CTAs fit (allocation granularities
+      // included): R / byRegisters registers and S / bySharedMem bytes per CTA.
+      registersPerCta: occ.byRegisters === Infinity ? 0 : Math.floor(limits.registersPerSm / occ.byRegisters),
+      sharedBytesPerCta: occ.bySharedMem === Infinity ? 0 : Math.floor(limits.sharedMemPerSm / occ.bySharedMem),
+      stream: l.spec.stream,
+    };
+  });
+  const engine = buildGpu(config, context, plans, { seed: scenario.seed, ...options.engine });
+  options.onEngine?.(engine);
+  runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress);
+  const final = readBackBuffers(loaded, prepared);
+  const checks = checkKernelScenario(loaded, prepared, final, engine.stats);
+  return { engine, config, checks, passed: checks.every((c) => c.passed), buffers: final, prepared };
+}
+
+/** Progress signature: anything that changes while the machine does useful work. */
+function progress(engine: Engine): number {
+  return engine.messagesDelivered.value + (engine.stats.value('gpu_tot_warp_insts') ?? 0);
+}
+
+/**
+ * Runs in windows of `deadlockCycles` core cycles; stops with a deadlock report when a window
+ * shows no progress while units report pending work, or when the queue drains with work left.
+ * @throws SimulationError with the report in `details`
+ */
+export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress?: (engine: Engine) => void): void {
+  const windowPs = Math.ceil((deadlockCycles * 1e12) / (config.clocks.core * 1e6));
+  let last = progress(engine);
+  const every = 1 << 16;
+  for (;;) {
+    const r = engine.run(engine.now + windowPs, onProgress ? (e) => ((e.events.value & (every - 1)) === 0 && onProgress(e), false) : null);
+    const pending = engine.pendingWork();
+    if (r.reason === 'idle') {
+      if (pending.length === 0) return;
+      throw deadlock(engine, 'the event queue drained with work pending', pending);
+    }
+    const now = progress(engine);
+    if (now === last && pending.length > 0) throw deadlock(engine, `no progress for ${deadlockCycles} core cycles`, pending);
+    last = now;
+  }
+}
+
+function deadlock(engine: Engine, why: string, pending: { unit: string; work: string }[]): SimulationError {
+  const report = { time_ps: engine.now, reason: why, units: pending, oldestWaiting: engine.oldestWaitingMessages(8) };
+  const lines = [
+    `deadlock at ${engine.now} ps: ${why}`,
+    ...pending.slice(0, 20).map((p) => `  ${p.unit}: ${p.work}`),
+    ...report.oldestWaiting.map((m) => `  waiting since ${m.since} ps at ${m.port}: ${m.kind} #${m.id} from ${m.from} (${m.why})`),
+  ];
+  return new SimulationError(lines.join('\n'), report);
+}

@@ -1,0 +1,87 @@
+/**
+ * Parameters of the SM-side GPU units, derived from a {@link GpuConfig} (DESIGN.md §6).
+ *
+ * Opcode classes of the PTX IR map to GPGPU-Sim's latency tables this way (stated, since
+ * GPGPU-Sim's own mapping is per opcode): `alu` -> fp.add (SP), `intMul` -> int.mul, `intDiv`
+ * -> int.div, `other` (shfl, vote) -> int.shfl, on the INT pipeline when the config has one and
+ * on SP otherwise; `sfu` -> sfu (SFU); `dp` -> dp.mad on the DP pipeline, or on the SFU when the
+ * config has no DP units (GPGPU-Sim 4.x routing).
+ */
+import type { GpuConfig } from '../config/schema.ts';
+import { maxWarpsPerSm } from '../config/schema.ts';
+import type { ExecUnitSpec, ExecUnitsParams, OpClassTiming } from '../model/sm/exec-units.ts';
+import type { TagArrayParams } from '../model/mem/tag-array.ts';
+import type { GpuContext } from '../../machines/gpu/context.ts';
+import type { SmIssueParams } from '../../machines/sm-issue/sm-issue.ts';
+import type { SmFetchParams } from '../../machines/sm-fetch/sm-fetch.ts';
+import type { SmDecodeParams } from '../../machines/sm-decode/sm-decode.ts';
+import type { SmExecParams } from '../../machines/sm-exec/sm-exec.ts';
+
+/** Execution pipelines and opcode-class timing of an SM. */
+export function execUnitsParams(config: GpuConfig): ExecUnitsParams {
+  const u = config.sm.units;
+  const t = config.sm.opcodeTiming;
+  const units: ExecUnitSpec[] = [{ name: 'sp', count: Math.max(1, u.sp.count), width: config.sm.warpSize }];
+  if (u.sfu.count > 0) units.push({ name: 'sfu', count: u.sfu.count, width: config.sm.warpSize });
+  if (u.dp.count > 0) units.push({ name: 'dp', count: u.dp.count, width: config.sm.warpSize });
+  if (u.int.count > 0) units.push({ name: 'int', count: u.int.count, width: config.sm.warpSize });
+  const intUnit = u.int.count > 0 ? 'int' : 'sp';
+  const sfuUnit = u.sfu.count > 0 ? 'sfu' : 'sp';
+  const dpUnit = u.dp.count > 0 ? 'dp' : sfuUnit;
+  const cls = (unit: string, timing: { latency: number; initiation: number }): OpClassTiming => ({ unit, latency: timing.latency, initiation: timing.initiation });
+  return {
+    units,
+    warpSize: config.sm.warpSize,
+    opClasses: {
+      alu: cls('sp', t.fp.add),
+      intMul: cls(intUnit, t.int.mul),
+      intDiv: cls(intUnit, t.int.div),
+      other: cls(intUnit, t.int.shfl),
+      sfu: cls(sfuUnit, t.sfu),
+      dp: cls(dpUnit, t.dp.mad),
+    },
+  };
+}
+
+/** Tag-array parameters of a cache geometry. */
+export function tagArrayParams(g: GpuConfig['l1i']): TagArrayParams {
+  return {
+    sets: g.sets,
+    ways: g.ways,
+    lineBytes: g.lineBytes,
+    setIndex: g.setIndex === 'fermiHash' && (g.sets === 32 || g.sets === 64) ? 'fermiHash' : g.setIndex === 'linear' ? 'linear' : 'xor',
+    replacement: g.replacement,
+    allocate: g.allocation === 'onFill' ? 'onFill' : 'onMiss',
+  };
+}
+
+/** Parameters of every SM-side unit of SM `smId`. */
+export function smUnitParams(config: GpuConfig, context: GpuContext, smId: number): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
+  const exec = execUnitsParams(config);
+  const ws = config.policies.warpScheduler;
+  const maxWarps = maxWarpsPerSm(config);
+  return {
+    issue: {
+      smId,
+      context,
+      maxWarps,
+      maxCtas: config.sm.maxCtas,
+      schedulers: config.sm.schedulers,
+      issueWidth: config.sm.issueWidth,
+      issueIntervalCycles: config.sm.issueIntervalCycles,
+      iBufferEntries: config.sm.iBufferEntries,
+      policy: ws.kind,
+      policyOptions: ws.kind === 'twoLevel' ? { readyQueueSize: ws.readyQueueSize, inner: ws.inner, outer: ws.outer } : {},
+      exec,
+    },
+    fetch: {
+      fetchWidth: config.sm.fetchWidth,
+      maxWarps,
+      l1i: tagArrayParams(config.l1i),
+      // An instruction miss is served at about an L2 hit's latency (stated simplification).
+      l1iMissLatencyCycles: config.l1i.latencyCycles + config.memPartitions.ropLatencyCycles + config.l2.latencyCycles,
+    },
+    decode: { decodeWidth: Math.max(1, config.sm.fetchThroughput) },
+    exec: { unitNames: exec.units.map((x) => x.name) },
+  };
+}
