@@ -120,6 +120,7 @@ export interface SmIssueState {
   seq: number;
   lastCycle: number;
   liveWarps: number;
+  residentCtas: number;
   readonly stats: {
     warpInsts: Counter;
     threadInsts: Counter;
@@ -132,6 +133,7 @@ export interface SmIssueState {
     stallFetch: Counter;
     stallBarrier: Counter;
     ctasDone: Counter;
+    maxResidentCtas: Counter;
   };
 }
 
@@ -223,6 +225,8 @@ function startCta(s: SmIssueState, msg: Message<CtaDispatch>): void {
   slot.warpSlots = slotIds;
   slot.warpInsts = 0;
   slot.threadInsts = 0;
+  s.residentCtas++;
+  if (s.residentCtas > s.stats.maxResidentCtas.value) s.stats.maxResidentCtas.value = s.residentCtas;
   for (const w of slotIds) requestFetch(s, w);
   if (s.io.tracing) s.io.span('cta.start', s.io.now, s.io.now, msg.id, undefined, { kernel: entry.name, cta: ctaIndex });
 }
@@ -248,6 +252,7 @@ function maybeFinishCta(s: SmIssueState, c: number): void {
   slot.cta = null;
   slot.kernel = null;
   slot.warpSlots = [];
+  s.residentCtas--;
   s.stats.ctasDone.value++;
 }
 
@@ -291,6 +296,7 @@ function issueOne(s: SmIssueState, slot: number, cycle: number): void {
   s.stats.threadInsts.value += info.activeCount;
   const seq = s.seq++;
   const cls = ins.opClass;
+  if (s.io.tracing) s.io.span('issue', s.io.now, s.io.now, -1, undefined, { warp: slot, sched: slot % s.p.schedulers, pc: info.pc, line: ins.line, seq, cta: ctaSlot.ctaIndex });
   const dst = ins.dstRegs.length > 0 ? Array.from(combined(s, slot, ins.dstRegs, s.dstScratch, fn)) : [];
   if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) {
     const addresses: number[] = [];
@@ -501,6 +507,7 @@ export const smIssue = defineUnit<SmIssueParams>({
           seq: 0,
           lastCycle: -1,
           liveWarps: 0,
+          residentCtas: 0,
           stats: {
             warpInsts: c('warp_insts', 'warp instructions issued'),
             threadInsts: c('thread_insts', 'thread instructions issued'),
@@ -513,6 +520,7 @@ export const smIssue = defineUnit<SmIssueParams>({
             stallFetch: c('stall_fetch', 'warp-cycles with an empty iBuffer', 'warp-cycles'),
             stallBarrier: c('stall_barrier', 'warp-cycles waiting at a barrier', 'warp-cycles'),
             ctasDone: c('ctas_done', 'CTAs completed'),
+            maxResidentCtas: c('max_resident_ctas', 'most CTAs resident at once (occupancy)'),
           },
         };
         stateRef = s;
