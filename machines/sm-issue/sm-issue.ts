@@ -36,6 +36,7 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { ExecUnits, type ExecUnitsParams } from '../../src/model/sm/exec-units.ts';
 import { InstructionBuffer } from '../../src/model/sm/ibuffer.ts';
 import { Scoreboard, ScoreboardHazard } from '../../src/model/sm/scoreboard.ts';
+import { hazardFlags, SchedStatsCounters, SCHEDULER_STATE_NAME, STALL_KIND_NAME, WARP_STATE_NAME, WarpFlag } from '../../src/model/sm/sched-stats.ts';
 import { createWarpSchedulerPolicy, type SchedulerWarps, type WarpProbe, type WarpSchedulerPolicy, type WarpSchedulerPolicyOptions } from '../../src/model/sm/warp-scheduler.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
@@ -67,8 +68,6 @@ export interface SmIssueParams {
   readonly exec: ExecUnitsParams;
 }
 
-/** Why a scheduler did not issue in a cycle (000 §3.5.3 idle-time states). */
-export const SchedulerState = { issued: 0, noInstruction: 1, notReady: 2, pipelineStall: 3, idle: 4 } as const;
 
 interface WarpSlot {
   warp: FunctionalWarp | null;
@@ -111,6 +110,21 @@ export interface SmIssueState {
   readonly policies: WarpSchedulerPolicy[];
   readonly schedWarps: SchedulerWarps[];
   readonly scratch: Int32Array;
+  /** This scheduler pass: flags of live warps (compact), their local slots, and flags by local slot. */
+  readonly flags: Int32Array;
+  readonly liveLocal: Int32Array;
+  readonly flagsByLocal: Int32Array;
+  /** Scheduler idle-time states, warp states and stall kinds of the whole SM. */
+  readonly sched: SchedStatsCounters;
+  readonly drainTags: Int32Array;
+  /** Memory instructions in flight, and the issue cycle of each by sequence number (AMAT). */
+  memInFlight: number;
+  readonly memIssueCycle: Map<number, number>;
+  readonly amatTotal: Counter;
+  readonly amatOverlapped: Counter;
+  readonly memCompleted: Counter;
+  readonly aluIssued: Counter;
+  readonly memIssued: Counter;
   readonly info: WarpStepInfo;
   /** Combined-register offset of the kernel running in each warp slot. */
   readonly regOffset: (Int32Array | null)[];
@@ -126,18 +140,11 @@ export interface SmIssueState {
     threadInsts: Counter;
     cycles: Counter;
     activeCycles: Counter;
-    schedState: Counter[];
-    stallScoreboardMem: Counter;
-    stallScoreboard: Counter;
-    stallPipeline: Counter;
-    stallFetch: Counter;
-    stallBarrier: Counter;
     ctasDone: Counter;
     maxResidentCtas: Counter;
   };
 }
 
-const SCHED_STATE_NAMES = ['issued', 'no_instruction', 'not_ready', 'pipeline_stall', 'idle'] as const;
 
 function combined(s: SmIssueState, slot: number, regs: Int32Array, out: Int32Array, fn: number): Int32Array {
   const off = s.regOffset[slot]![fn] ?? 0;
@@ -147,35 +154,34 @@ function combined(s: SmIssueState, slot: number, regs: Int32Array, out: Int32Arr
   return view;
 }
 
-/** Readiness of a slot's head instruction this cycle, as a hazard code. */
-const enum Ready {
-  Ok = 0,
-  Empty = 1,
-  Barrier = 2,
-  Raw = 3,
-  RawMem = 4,
-  Pipeline = 5,
-  Done = 6,
-}
+/** Flags that keep a warp from issuing this cycle (`MemInst` alone does not). */
+const NOT_READY = WarpFlag.Completed | WarpFlag.Waiting | WarpFlag.IBufferEmpty | WarpFlag.DepAlu | WarpFlag.DepMem | WarpFlag.UnitBusy;
 
-function headReadiness(s: SmIssueState, slot: number, cycle: number): Ready {
+/**
+ * The {@link WarpFlag}s of a slot's warp this cycle (ready when no {@link NOT_READY} bit is set):
+ * completed, at a barrier, iBuffer empty, memory instruction, ALU / memory dependence (scoreboard),
+ * unit busy (pipeline initiation interval, or a full LSU queue).
+ */
+function warpFlags(s: SmIssueState, slot: number, cycle: number): number {
   const ws = s.slots[slot]!;
   const w = ws.warp;
-  if (w === null || ws.exited) return Ready.Done;
-  if (w.atBarrier >= 0) return Ready.Barrier;
+  if (w === null || ws.exited) return WarpFlag.Completed;
+  if (w.atBarrier >= 0) return WarpFlag.Waiting;
   const ins = s.ibuf.head(slot);
-  if (ins === undefined) return Ready.Empty;
+  if (ins === undefined) return WarpFlag.IBufferEmpty;
+  const cls = ins.opClass;
+  const mem = cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic;
+  let flags = mem ? WarpFlag.MemInst : 0;
   const fn = w.functionIndex;
   const hazard = s.scoreboard!.check(slot, combined(s, slot, ins.srcRegs, s.srcScratch, fn), combined(s, slot, ins.dstRegs, s.dstScratch, fn));
-  if (hazard === ScoreboardHazard.RawLongLatency || hazard === ScoreboardHazard.WawLongLatency) return Ready.RawMem;
-  if (hazard !== ScoreboardHazard.None) return Ready.Raw;
-  const cls = ins.opClass;
-  if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) {
-    if (!s.ports.lsu.hasRoom) return Ready.Pipeline;
+  flags |= hazardFlags(hazard);
+  if (flags & (WarpFlag.DepAlu | WarpFlag.DepMem)) return flags;
+  if (mem) {
+    if (!s.ports.lsu.hasRoom) flags |= WarpFlag.UnitBusy;
   } else if (s.exec.unitOfClass(cls) >= 0) {
-    if (!s.exec.canAcceptClass(cls, cycle) || !s.ports.exec.hasRoom) return Ready.Pipeline;
+    if (!s.exec.canAcceptClass(cls, cycle) || !s.ports.exec.hasRoom) flags |= WarpFlag.UnitBusy;
   }
-  return Ready.Ok;
+  return flags;
 }
 
 function requestFetch(s: SmIssueState, slot: number): void {
@@ -256,10 +262,19 @@ function maybeFinishCta(s: SmIssueState, c: number): void {
   s.stats.ctasDone.value++;
 }
 
-function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items: Writeback[] }>): void {
+function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items: Writeback[] }>, fromLsu: boolean): void {
   const pl = msg.payload;
   const items = 'items' in pl ? pl.items : [pl];
   for (const wb of items) {
+    if (fromLsu) {
+      const issued = s.memIssueCycle.get(wb.seq);
+      if (issued !== undefined) {
+        s.memIssueCycle.delete(wb.seq);
+        s.amatTotal.value += s.lastCycle - issued;
+        s.memCompleted.value++;
+      }
+      s.memInFlight--;
+    }
     const ws = s.slots[wb.warp]!;
     if (wb.dst.length > 0) s.scoreboard!.release(wb.warp, wb.dst);
     ws.outstanding--;
@@ -306,8 +321,12 @@ function issueOne(s: SmIssueState, slot: number, cycle: number): void {
     const d: LsuDispatch = { warp: slot, space, isLoad: info.isLoad || cls === OpClass.Atomic, bytes: info.accessBytes, mask, addresses, dst, seq, atomic: cls === OpClass.Atomic };
     if (dst.length > 0) s.scoreboard!.reserve(slot, dst, ins.longLatency);
     ws.outstanding++;
+    s.memInFlight++;
+    s.memIssued.value++;
+    s.memIssueCycle.set(seq, cycle);
     s.ports.lsu.send(GpuKind.lsuDispatch, d);
   } else {
+    s.aluIssued.value++;
     const unit = s.exec.unitOfClass(cls);
     if (unit >= 0) {
       s.exec.issueClass(cls, cycle, seq);
@@ -345,8 +364,8 @@ function step(s: SmIssueState): void {
   s.lastCycle = cycle;
   const ports = s.ports;
   let msg: Message | undefined;
-  while ((msg = ports.execWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>);
-  while ((msg = ports.lsuWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>);
+  while ((msg = ports.execWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>, false);
+  while ((msg = ports.lsuWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>, true);
   while ((msg = ports.decoded.recv()) !== undefined) {
     const f = msg.payload as FetchedInsts;
     const ws = s.slots[f.warp]!;
@@ -361,30 +380,16 @@ function step(s: SmIssueState): void {
   for (let c = 0; c < s.ctas.length; c++) maybeFinishCta(s, c);
 
   s.stats.cycles.value += elapsed;
+  // Retire pipeline completions from the issue-side view (keeps its queue short).
+  s.exec.drain(cycle, s.drainTags);
   if (s.liveWarps > 0) {
     s.stats.activeCycles.value++;
-    const issueCycle = cycle % s.p.issueIntervalCycles === 0;
-    const nSched = s.p.schedulers;
-    for (let k = 0; k < nSched; k++) {
-      const sw = s.schedWarps[k]!;
-      let state: number = SchedulerState.idle;
-      let anyLive = false;
-      for (let i = 0; i < sw.size; i++) if (sw.active[i]) anyLive = true;
-      if (!anyLive) {
-        s.stats.schedState[state]!.value++;
-        continue;
+    if (s.exec.inFlight() > 0) s.amatOverlapped.value += s.memInFlight;
+    if (cycle % s.p.issueIntervalCycles === 0) {
+      for (let k = 0; k < s.p.schedulers; k++) {
+        // Each scheduler sees only its own warps' flags (flagsByLocal is per scheduler pass).
+        scheduleCycle(s, k, cycle);
       }
-      if (!issueCycle) continue;
-      let issued = 0;
-      for (let n = 0; n < s.p.issueWidth; n++) {
-        const local = selectReady(s, k, cycle);
-        if (local < 0) break;
-        issueOne(s, local * nSched + k, cycle);
-        issued++;
-      }
-      if (issued > 0) state = SchedulerState.issued;
-      else state = classifyIdle(s, k, cycle);
-      s.stats.schedState[state]!.value++;
     }
   }
   // Barriers: the functional CTA releases warps; retry fetches for warps that wait on nothing.
@@ -395,44 +400,55 @@ function step(s: SmIssueState): void {
   if (s.liveWarps > 0 || ports.cta.length > 0) io.wakeInCycles(1);
 }
 
-function selectReady(s: SmIssueState, k: number, cycle: number): number {
+/**
+ * One issue slot of scheduler `k`: computes every live warp's flags once, records the cycle's
+ * scheduler state, stall kind and warp states (000 §3.5.3, §5.3; 004 Fig. 3), then issues up to
+ * `issueWidth` instructions from the first ready warp(s) in the policy's order.
+ */
+function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
   const sw = s.schedWarps[k]!;
-  const n = s.policies[k]!.order(sw, s.scratch);
-  for (let i = 0; i < n; i++) {
-    const local = s.scratch[i]!;
-    if (headReadiness(s, local * s.p.schedulers + k, cycle) === Ready.Ok) return local;
-  }
-  return -1;
-}
-
-/** 000 §3.5.3: no instruction (all iBuffers empty), not ready (dependences/barrier), pipeline stall. */
-function classifyIdle(s: SmIssueState, k: number, cycle: number): number {
-  const sw = s.schedWarps[k]!;
-  let sawPipeline = false;
-  let sawNotReady = false;
+  const nSched = s.p.schedulers;
+  const flags = s.flags;
+  const live = s.liveLocal;
+  let count = 0;
   for (let i = 0; i < sw.size; i++) {
-    if (!sw.active[i]) continue;
-    const r = headReadiness(s, i * s.p.schedulers + k, cycle);
-    if (r === Ready.Pipeline) sawPipeline = true;
-    else if (r === Ready.Raw || r === Ready.RawMem || r === Ready.Barrier) {
-      sawNotReady = true;
-      if (r === Ready.RawMem) s.stats.stallScoreboardMem.value++;
-      else if (r === Ready.Raw) s.stats.stallScoreboard.value++;
-      else s.stats.stallBarrier.value++;
-    } else if (r === Ready.Empty) s.stats.stallFetch.value++;
+    const slot = i * nSched + k;
+    if (s.slots[slot]!.warp === null) {
+      s.flagsByLocal[i] = WarpFlag.Completed;
+      continue;
+    }
+    const f = warpFlags(s, slot, cycle);
+    s.flagsByLocal[i] = f;
+    flags[count] = f;
+    live[count++] = i;
   }
-  if (sawPipeline) {
-    s.stats.stallPipeline.value++;
-    return SchedulerState.pipelineStall;
+  if (count === 0) return;
+  s.sched.recordCycle(flags, count);
+  const n = s.policies[k]!.order(sw, s.scratch);
+  let issued = 0;
+  for (let i = 0; i < n && issued < s.p.issueWidth; i++) {
+    const local = s.scratch[i]!;
+    if ((s.flagsByLocal[local]! & NOT_READY) !== 0) continue;
+    const slot = local * nSched + k;
+    issueOne(s, slot, cycle);
+    issued++;
+    // Dual issue: the same warp's next instruction, if it is ready now.
+    while (issued < s.p.issueWidth) {
+      const f = warpFlags(s, slot, cycle);
+      s.flagsByLocal[local] = f;
+      if ((f & NOT_READY) !== 0) break;
+      issueOne(s, slot, cycle);
+      issued++;
+    }
+    break;
   }
-  return sawNotReady ? SchedulerState.notReady : SchedulerState.noInstruction;
 }
 
-function makeProbe(s: () => SmIssueState, k: number, nSched: number): WarpProbe {
+function makeProbe(s: () => SmIssueState, k: number): WarpProbe {
   return {
-    ready: (local) => headReadiness(s(), local * nSched + k, s().lastCycle) === Ready.Ok,
-    stalledOnLongLatency: (local) => headReadiness(s(), local * nSched + k, s().lastCycle) === Ready.RawMem,
-    longLatencyPending: (local) => s().scoreboard!.hasLongLatencyPending(local * nSched + k),
+    ready: (local) => (s().flagsByLocal[local]! & NOT_READY) === 0,
+    stalledOnLongLatency: (local) => (s().flagsByLocal[local]! & WarpFlag.DepMem) !== 0,
+    longLatencyPending: (local) => s().scoreboard!.hasLongLatencyPending(local * s().p.schedulers + k),
   };
 }
 
@@ -456,8 +472,11 @@ export const smIssue = defineUnit<SmIssueParams>({
   stats: [
     { name: 'warp_insts', unit: 'count', description: 'warp instructions issued' },
     { name: 'thread_insts', unit: 'count', description: 'thread instructions issued (active lanes)' },
-    { name: 'sched_<state>', unit: 'cycles', description: 'scheduler-cycles in each idle-time state (000 §3.5.3): issued, no_instruction, not_ready, pipeline_stall, idle' },
-    { name: 'stall_<reason>', unit: 'warp-cycles', description: 'stall breakdown (004 Fig. 3): memory dependency, dependency, pipeline (memory conflict), fetch, barrier' },
+    { name: 'sched_<state>', unit: 'cycles', description: 'scheduler-cycles per idle-time state (000 §3.5.3): noInstruction, notReady, pipelineStall, canIssue' },
+    { name: 'warp_state_<state>', unit: 'warp-cycles', description: 'warp-cycles per warp state (000 §5.3; plus waiting at a barrier)' },
+    { name: 'stall_<kind>', unit: 'cycles', description: 'stall breakdown (004 Fig. 3): memoryConflict, memoryDependency, fetch, other, none' },
+    { name: 'amat / amat_overlapped', unit: 'cycles', description: 'average memory access time and its part overlapped by arithmetic (000 §4.4.1)' },
+    { name: 'alu_load / mem_load', unit: 'instructions', description: 'time series: ALU and MEM instructions issued per sampling interval (000 §3.5.4)' },
   ],
   logic: (p) =>
     fromTransition(
@@ -473,7 +492,7 @@ export const smIssue = defineUnit<SmIssueParams>({
         for (let k = 0; k < p.schedulers; k++) {
           const warpIds = new Int32Array(perSched);
           for (let i = 0; i < perSched; i++) warpIds[i] = i * p.schedulers + k;
-          schedWarps.push({ size: perSched, warpIds, active: new Uint8Array(perSched), age: new Float64Array(perSched), probe: makeProbe(() => stateRef!, k, p.schedulers) });
+          schedWarps.push({ size: perSched, warpIds, active: new Uint8Array(perSched), age: new Float64Array(perSched), probe: makeProbe(() => stateRef!, k) });
           policies.push(createWarpSchedulerPolicy(p.policy, { ...p.policyOptions, numSlots: perSched }));
         }
         const maxRegs = Math.max(1, ...p.context.kernels.map((k) => k.regCount));
@@ -499,6 +518,18 @@ export const smIssue = defineUnit<SmIssueParams>({
           policies,
           schedWarps,
           scratch: new Int32Array(perSched),
+          flags: new Int32Array(perSched),
+          liveLocal: new Int32Array(perSched),
+          flagsByLocal: new Int32Array(perSched),
+          sched: new SchedStatsCounters(),
+          drainTags: new Int32Array(256),
+          memInFlight: 0,
+          memIssueCycle: new Map(),
+          amatTotal: c('amat_total_cycles', 'sum over memory instructions of issue-to-write-back cycles', 'cycles'),
+          amatOverlapped: c('amat_overlapped_cycles', 'sum over memory instructions of in-flight cycles with an arithmetic instruction in flight (000 §4.4.1)', 'cycles'),
+          memCompleted: c('mem_insts_completed', 'memory instructions written back'),
+          aluIssued: c('alu_issued', 'non-memory warp instructions issued'),
+          memIssued: c('mem_issued', 'memory warp instructions issued'),
           info: new WarpStepInfo(),
           regOffset: new Array(perSched * p.schedulers).fill(null),
           srcScratch: new Int32Array(64),
@@ -513,17 +544,30 @@ export const smIssue = defineUnit<SmIssueParams>({
             threadInsts: c('thread_insts', 'thread instructions issued'),
             cycles: c('cycles', 'SM cycles simulated', 'cycles'),
             activeCycles: c('active_cycles', 'cycles with at least one live warp', 'cycles'),
-            schedState: SCHED_STATE_NAMES.map((n) => c(`sched_${n}`, `scheduler-cycles: ${n} (000 §3.5.3)`, 'cycles')),
-            stallScoreboardMem: c('stall_memory_dependency', 'warp-cycles waiting on a long-latency (memory) result', 'warp-cycles'),
-            stallScoreboard: c('stall_dependency', 'warp-cycles waiting on a short-latency result', 'warp-cycles'),
-            stallPipeline: c('stall_pipeline', 'scheduler-cycles with a ready warp blocked by a busy pipeline or a full LSU queue (memory conflict)', 'cycles'),
-            stallFetch: c('stall_fetch', 'warp-cycles with an empty iBuffer', 'warp-cycles'),
-            stallBarrier: c('stall_barrier', 'warp-cycles waiting at a barrier', 'warp-cycles'),
             ctasDone: c('ctas_done', 'CTAs completed'),
             maxResidentCtas: c('max_resident_ctas', 'most CTAs resident at once (occupancy)'),
           },
         };
         stateRef = s;
+        const d = (name: string, f: () => number, desc: string, unit: string) => io.stats.derived(`${io.name}.${name}`, f, desc, unit);
+        SCHEDULER_STATE_NAME.forEach((n, i) => d(`sched_${n}`, () => s.sched.schedulerStates[i]!, `scheduler-cycles in idle-time state ${n} (000 §3.5.3)`, 'cycles'));
+        WARP_STATE_NAME.forEach((n, i) => d(`warp_state_${n}`, () => s.sched.warpStates[i]!, `warp-cycles in state ${n} (000 §5.3)`, 'warp-cycles'));
+        STALL_KIND_NAME.forEach((n, i) => d(`stall_${n}`, () => s.sched.stalls[i]!, `scheduler-cycles by stall kind ${n} (004 Fig. 3)`, 'cycles'));
+        d('amat', () => (s.memCompleted.value > 0 ? s.amatTotal.value / s.memCompleted.value : 0), 'average memory access time per memory instruction (000 §4.4.1)', 'cycles');
+        d('amat_overlapped', () => (s.memCompleted.value > 0 ? s.amatOverlapped.value / s.memCompleted.value : 0), 'AMAT cycles overlapped by arithmetic in flight (000 §4.4.1)', 'cycles');
+        // ALU and MEM load over time (000 §3.5.4): instructions issued per sampling interval.
+        let lastAlu = 0;
+        let lastMem = 0;
+        io.timeSeries('alu_load', () => {
+          const v = s.aluIssued.value - lastAlu;
+          lastAlu = s.aluIssued.value;
+          return v;
+        }, 'ALU warp instructions issued in the sampling interval (000 §3.5.4)', 'instructions');
+        io.timeSeries('mem_load', () => {
+          const v = s.memIssued.value - lastMem;
+          lastMem = s.memIssued.value;
+          return v;
+        }, 'memory warp instructions issued in the sampling interval (000 §3.5.4)', 'instructions');
         return s;
       },
     ),
