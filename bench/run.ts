@@ -10,6 +10,8 @@
  * - tracingOffOverhead: (time with observation hooks present but unobserved) / (time with the
  *   hooks compiled out via `observable: false`) - 1.
  * - tracingOnSlowdown: time with a full JSONL trace to /dev/null relative to tracing off.
+ * - gpu: every library kernel simulated on the gtx480 preset (see bench/gpu.ts): warp
+ *   instructions and cycles per wall second, statechart events per warp instruction.
  */
 import { performance } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { Priority, type EventHandler } from '../src/sim/event-queue.ts';
 import { buildNetwork } from '../src/topology/network.ts';
 import { TraceRecorder } from '../src/trace/recorder.ts';
 import { JsonlSink } from '../src/trace/sinks.ts';
+import { runGpuBench } from './gpu.ts';
 
 const args = process.argv.slice(2);
 const repeat = Number(args[args.indexOf('--repeat') + 1] ?? 3) || 3;
@@ -117,6 +120,7 @@ const result = {
     tracingOnSlowdown: Number((tOn / tOff).toFixed(3)),
   },
 };
-const json = JSON.stringify(result, null, 2);
+const gpu = args.includes('--no-gpu') ? [] : runGpuBench(repeat);
+const json = JSON.stringify({ ...result, gpu: { preset: 'gtx480', kernels: gpu } }, null, 2);
 console.log(json);
 if (outFile) writeFileSync(outFile, json + '\n');
