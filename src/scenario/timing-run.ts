@@ -80,6 +80,7 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
       assertLaunchFits(limits, { gridDim: l.kernel.grid, ctaDim: l.kernel.block, registersPerThread: regs, sharedMemPerCta: l.kernel.sharedBytes }, where);
     } catch (e) {
       if (e instanceof InputError) throw new InputError(where, e.reason, `launches[${i}]`);
+      if (e instanceof SimulationError) throw new InputError(where, e.message, `launches[${i}]`);
       throw e;
     }
     const occ = occupancy(limits, { threadsPerCta: threads, registersPerThread: regs, sharedMemPerCta: l.kernel.sharedBytes }, where);

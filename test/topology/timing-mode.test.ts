@@ -1,0 +1,69 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../../src/scenario/loader.ts';
+import { runKernelScenarioTiming } from '../../src/scenario/timing-run.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const kernelScenarios = readdirSync('scenarios').filter((f) => /^k-.*\.yaml$/.test(f)).sort();
+
+describe('every library kernel runs correctly on the timing model (gtx480)', () => {
+  it.each(kernelScenarios)('%s', (file) => {
+    const r = runKernelScenarioTiming(loadScenario(`scenarios/${file}`, ['mode=timing']));
+    expect(r.checks.map((c) => c.actual)).toEqual(r.checks.map(() => expect.stringMatching(/match/)));
+    expect(r.passed).toBe(true);
+    const s = r.engine.stats;
+    // Every warp instruction the functional model executed was issued by an SM.
+    expect(s.value('gpu_tot_warp_insts')).toBeGreaterThan(0);
+    expect(s.value('gpu_sim_cycle')).toBeGreaterThan(0);
+    expect(r.engine.pendingWork()).toEqual([]);
+    // Statecharts only on control changes (DESIGN.md §3).
+    expect(r.engine.statechartEvents.value / s.value('gpu_tot_warp_insts')!).toBeLessThan(0.1);
+  });
+});
+
+describe('timing statistics', () => {
+  it('counts the same thread instructions as the functional model, and the per-kernel stats add up', async () => {
+    const loaded = loadScenario('scenarios/k-add-x-loops.yaml', ['mode=timing']);
+    const t = runKernelScenarioTiming(loaded);
+    const f = await runCli(['run', 'scenarios/k-add-x-loops.yaml', '--functional', '-q']);
+    expect(f.code).toBe(0);
+    const { runKernelScenarioFunctional } = await import('../../src/scenario/kernel-run.ts');
+    const fr = runKernelScenarioFunctional(loadScenario('scenarios/k-add-x-loops.yaml'));
+    const s = t.engine.stats;
+    expect(s.value('gpu_sim_insn')).toBe(fr.stats.value('gpu_sim_insn'));
+    expect(s.value('gpu_tot_warp_insts')).toBe(fr.stats.value('functional.warp_insts'));
+    expect(s.value('kernel[0].gpu_sim_insn')! + s.value('kernel[1].gpu_sim_insn')!).toBe(s.value('gpu_sim_insn'));
+    // Kernel 1 starts after kernel 0 ends (same stream).
+    expect(s.value('kernel[1].start_cycle')).toBeGreaterThanOrEqual(s.value('kernel[0].start_cycle')! + s.value('kernel[0].gpu_sim_cycle')!);
+    expect(s.value('gpu_ipc')).toBeCloseTo(s.value('gpu_sim_insn')! / s.value('gpu_sim_cycle')!, 6);
+  });
+
+  it('scheduler states, warp states and stall kinds account for every scheduler cycle', () => {
+    const r = runKernelScenarioTiming(loadScenario('scenarios/k-stream-x-words.yaml', ['mode=timing']));
+    const s = r.engine.stats;
+    const sm = 'GPU.SM[0].ISSUE';
+    const sched = ['noInstruction', 'notReady', 'pipelineStall', 'canIssue'].map((n) => s.value(`${sm}.sched_${n}`)!);
+    const stalls = ['memoryConflict', 'memoryDependency', 'fetch', 'other', 'none'].map((n) => s.value(`${sm}.stall_${n}`)!);
+    const total = sched.reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(0);
+    expect(stalls.reduce((a, b) => a + b, 0)).toBe(total);
+    // canIssue cycles are exactly the non-stall cycles.
+    expect(s.value(`${sm}.stall_none`)).toBe(s.value(`${sm}.sched_canIssue`));
+    // A streaming kernel waits on memory.
+    expect(s.value(`${sm}.stall_memoryDependency`)).toBeGreaterThan(0);
+    expect(s.value(`${sm}.warp_state_memScoreboard`)).toBeGreaterThan(0);
+    // AMAT is at least the L1D hit latency, and the overlapped part is at most AMAT.
+    expect(s.value(`${sm}.amat`)!).toBeGreaterThanOrEqual(r.config.l1d.latencyCycles);
+    expect(s.value(`${sm}.amat_overlapped`)!).toBeLessThanOrEqual(s.value(`${sm}.amat`)!);
+  });
+
+  it('refuses a launch the GPU cannot hold, naming the limit (003 eq. 3.1)', async () => {
+    const threads = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'launches[0].block=[2048,1,1]']);
+    expect(threads.code).toBe(2);
+    expect(threads.err).toBe('error: scenarios/k-vecadd.yaml:10:5: launches[0].block: 2048 threads per CTA exceed the limit of 1024\n');
+    // 256 threads x 200 registers = 51200 registers per CTA > 32768 on an SM: eq. 3.1's L(R/B).
+    const regs = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'launches[0].regsPerThread=200']);
+    expect(regs.code).toBe(2);
+    expect(regs.err).toMatch(/^error: scenarios\/k-vecadd\.yaml:10:5: launches\[0\]: .*register/i);
+  });
+});
