@@ -29,6 +29,7 @@ import {
   type TypedArray,
 } from './references/index.ts';
 import type { LaunchSpec } from './schema.ts';
+import { compareOp } from './run.ts';
 
 /** Outcome of one check of a kernel scenario. */
 export interface KernelCheckResult {
@@ -172,8 +173,7 @@ export function checkKernelScenario(loaded: LoadedScenario, prepared: PreparedKe
       const v = stats.value(c.stat);
       const description = `${c.stat} ${c.op} ${c.value}`;
       if (v === undefined) return { description, passed: false, actual: 'no such statistic' };
-      const ok = c.op === '==' ? v === c.value : c.op === '!=' ? v !== c.value : c.op === '<' ? v < c.value : c.op === '<=' ? v <= c.value : c.op === '>' ? v > c.value : v >= c.value;
-      return { description, passed: ok, actual: v };
+      return { description, passed: compareOp(c.op, v, c.value), actual: v };
     }
     const ref = kernelReferences[c.reference];
     if (ref === undefined) {

@@ -82,10 +82,25 @@ export function evaluateStatCheck(engine: Engine, check: StatCheck): CheckResult
       actual = values.length;
       break;
   }
-  const v = check.value;
-  const passed =
-    check.op === '==' ? actual === v : check.op === '!=' ? actual !== v : check.op === '<' ? actual < v : check.op === '<=' ? actual <= v : check.op === '>' ? actual > v : actual >= v;
-  return { description, passed, actual };
+  return { description, passed: compareOp(check.op, actual, check.value), actual };
+}
+
+/** `actual op value` for a check's comparison operator. */
+export function compareOp(op: StatCheck['op'], actual: number, value: number): boolean {
+  switch (op) {
+    case '==':
+      return actual === value;
+    case '!=':
+      return actual !== value;
+    case '<':
+      return actual < value;
+    case '<=':
+      return actual <= value;
+    case '>':
+      return actual > value;
+    case '>=':
+      return actual >= value;
+  }
 }
 
 /** The statistics file content. */
