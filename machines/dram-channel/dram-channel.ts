@@ -18,6 +18,13 @@
  * a + tRCD and leaves at a + tRCD + tCL + BL/r; a row hit issues RD at a and leaves at
  * a + tCL + BL/r (one more tCCD/tCCDL per extra atom).
  *
+ * With `latencyCycles` > 0 (GPGPU-Sim `-dram_latency`, its `dram_latency_queue` between the L2's
+ * DRAM queue and the scheduler), an accepted request first waits `latencyCycles` cycles in a
+ * delay queue (capacity `latencyCycles + 1`, so it never limits a request per cycle) and then
+ * enters the scheduler queue when that has room (one per cycle); reads then complete
+ * `latencyCycles` later than above. With 0 (the default) requests enter the scheduler queue as
+ * they are accepted.
+ *
  * The unit sleeps while the channel is idle. On waking it replays the skipped cycles (at most
  * enough for every timing constraint to expire, so timing is exactly what running every cycle
  * would give) and keeps an offset between the model's cycle count and the clock's.
@@ -48,6 +55,12 @@ export interface DramChannelParams {
    * the port arrays `req[k]` / `rsp[k]`, one pair per L2 slice. >= 1.
    */
   readonly subPartitions: number;
+  /**
+   * Fixed delay, DRAM command cycles (this unit's clock), between accepting a request and
+   * handing it to the scheduler queue (GPGPU-Sim `-dram_latency`, which counts core cycles: the
+   * topology converts). Integer >= 0; default 0.
+   */
+  readonly latencyCycles?: number;
 }
 
 /** Mutable datapath state (mutated in place; DESIGN.md §3). */
@@ -70,6 +83,12 @@ export interface DramChannelState {
   readonly answers: Fifo<Message<GpuMemRequest>>[];
   /** Accept time (ps) per request id (tracing only). */
   readonly started: Map<number, number>;
+  /** Fixed latency, cycles (0: no delay queue). */
+  readonly latency: number;
+  /** Delay queue (only with `latency` > 0): accepted requests and the cycle each may enter the scheduler. */
+  readonly delayMsgs: Fifo<Message<GpuMemRequest>>;
+  readonly delayReady: Fifo<number>;
+  readonly delayCap: number;
   lastCycle: number;
   readonly bytes: Counter;
   readonly busyCycles: Counter;
@@ -121,15 +140,29 @@ function step(s: DramChannelState): void {
     target = cycle - s.offset;
   }
   while (dram.now < target) runOne(s);
-  // 1. accept one request (round robin over the sub-partitions' ports)
+  // 1. accept one request (round robin over the sub-partitions' ports), into the scheduler
+  //    queue or, with a fixed latency, into the delay queue; then move one ready delayed request
   const nSub = s.req.length;
+  const delayed = s.latency > 0;
   let m: Message<GpuMemRequest> | undefined;
-  if (!dram.full) {
+  if (delayed ? s.delayMsgs.length < s.delayCap : !dram.full) {
     for (let k = 0; k < nSub && m === undefined; k++) {
       const port = s.req[(s.rrNext + k) % nSub]!;
       m = port.recv() as Message<GpuMemRequest> | undefined;
       if (m !== undefined) s.rrNext = (s.rrNext + k + 1) % nSub;
     }
+  }
+  if (m !== undefined) {
+    if (io.tracing) s.started.set(m.id, io.now);
+    if (delayed) {
+      s.delayMsgs.push(m);
+      s.delayReady.push(cycle + s.latency);
+      m = undefined;
+    }
+  }
+  if (delayed && s.delayMsgs.length > 0 && s.delayReady.peek()! <= cycle && !dram.full) {
+    s.delayReady.shift();
+    m = s.delayMsgs.shift()!;
   }
   if (m !== undefined) {
     const pl = m.payload;
@@ -138,7 +171,6 @@ function step(s: DramChannelState): void {
     dram.push(m.id, d.bank, d.row, d.column, write, pl.size);
     s.bytes.value += pl.size;
     if (!write) s.reads.set(m.id, m);
-    if (io.tracing) s.started.set(m.id, io.now);
   }
   // 2. this cycle
   runOne(s);
@@ -158,9 +190,10 @@ function step(s: DramChannelState): void {
       const payload: GpuMemResponse = { addr: pl.addr, size: pl.size, sm: pl.sm, write: false };
       rsp.send(GpuKind.rsp, payload, { replyTo: r, bytes: memPacketBytes(GpuKind.rsp, pl.size) });
     }
-    if (s.req[k]!.length > 0 && !dram.full) again = true;
+    if (s.req[k]!.length > 0 && (delayed ? s.delayMsgs.length < s.delayCap : !dram.full)) again = true;
   }
   if (again) io.wakeInCycles(1);
+  else if (s.delayMsgs.length > 0) io.wakeAt(io.clock.timeOfCycle(Math.max(cycle + 1, s.delayReady.peek()!)));
 }
 
 /** The unit kind `dramChannel`. */
@@ -211,6 +244,8 @@ export const dramChannel = defineUnit<DramChannelParams>({
         reg.derived(`${name}.achieved_bandwidth`, () => (io.now > 0 ? (bytes.value / io.now) * 1000 : 0), 'bytes / simulated time', 'GB/s');
         const nSub = p.subPartitions;
         if (!(Number.isInteger(nSub) && nSub >= 1)) throw new SimulationError(`${io.name}: subPartitions must be an integer >= 1, got ${nSub}`);
+        const latency = p.latencyCycles ?? 0;
+        if (!(Number.isInteger(latency) && latency >= 0)) throw new SimulationError(`${io.name}: latencyCycles must be an integer >= 0, got ${latency}`);
         return {
           io,
           req: Array.from({ length: nSub }, (_, k) => io.in(`req[${k}]`)),
@@ -223,6 +258,10 @@ export const dramChannel = defineUnit<DramChannelParams>({
           reads: new Map(),
           answers: Array.from({ length: nSub }, () => new Fifo<Message<GpuMemRequest>>(8)),
           started: new Map(),
+          latency,
+          delayMsgs: new Fifo<Message<GpuMemRequest>>(latency + 1),
+          delayReady: new Fifo<number>(latency + 1),
+          delayCap: latency + 1,
           lastCycle: -1,
           bytes,
           busyCycles: io.counter('busy_cycles', 'cycles with a request queued, in service or transferring', 'cycles'),
@@ -232,7 +271,7 @@ export const dramChannel = defineUnit<DramChannelParams>({
   pendingWork: (snap: { context: DramChannelState }) => {
     const s = snap.context;
     const unsent = s.answers.reduce((n, a) => n + a.length, 0);
-    if (s.dram.idle && unsent === 0) return null;
-    return `${s.dram.queued} queued, ${s.reads.size} reads outstanding, ${unsent} answers unsent`;
+    if (s.dram.idle && unsent === 0 && s.delayMsgs.length === 0) return null;
+    return `${s.delayMsgs.length} in the latency queue, ${s.dram.queued} queued, ${s.reads.size} reads outstanding, ${unsent} answers unsent`;
   },
 });

@@ -159,11 +159,14 @@ export function buildGpu(config: GpuConfig, context: GpuContext, launches: reado
     const l2: L2SliceParams = { cache: cacheParams(config.l2), ropLatency: config.memPartitions.ropLatencyCycles, localAddress: (addr: number) => decoder.partitionAddress(addr) };
     engine.addUnit(`GPU.L2[${j}]`, l2Slice, 'l2', l2);
   }
+  // -dram_latency counts core cycles; the channel counts DRAM command cycles (rounded up).
+  const dramLatency = Math.ceil((config.memPartitions.dramLatencyCycles * config.clocks.dram) / config.clocks.core - 1e-9);
   for (let c = 0; c < nChannels; c++) {
     const d = config.dram;
     const dram: DramChannelParams = {
       addressMap: decoder,
       subPartitions: config.memPartitions.subPartitions,
+      latencyCycles: dramLatency,
       dram: {
         banks: d.banks,
         bankGroups: d.bankGroups,
