@@ -13,7 +13,6 @@
  */
 import { fromTransition } from 'xstate';
 import { z } from 'zod';
-import { Fifo } from '../../src/messaging/fifo.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { ProbeStatus, TagArray, type TagArrayParams } from '../../src/model/mem/tag-array.ts';
@@ -37,6 +36,8 @@ export interface SmFetchParams {
 interface Pending {
   readyCycle: number;
   line: FetchedInsts;
+  /** Address whose line this fetch's miss fills when it completes, or -1 (a merged fetch). */
+  fillAddr: number;
 }
 
 /** Mutable datapath state. */
@@ -49,10 +50,20 @@ export interface SmFetchState {
   /** Latest request per warp slot (a newer one replaces an older). */
   readonly requests: (FetchReq | null)[];
   rr: number;
-  readonly inFlight: Fifo<Pending>;
+  /** Lines with a miss in flight -> the cycle their fill arrives (tags are filled at miss time). */
+  readonly pendingLines: Map<number, number>;
+  /** Fetches waiting for a fill, sorted by ready cycle (stable). */
+  readonly inFlight: Pending[];
   lastCycle: number;
+  readonly mergedMisses: Counter;
   readonly accesses: Counter;
   readonly misses: Counter;
+}
+
+function waitForFill(s: SmFetchState, p: Pending): void {
+  let i = s.inFlight.length;
+  while (i > 0 && s.inFlight[i - 1]!.readyCycle > p.readyCycle) i--;
+  s.inFlight.splice(i, 0, p);
 }
 
 function step(s: SmFetchState): void {
@@ -69,8 +80,13 @@ function step(s: SmFetchState): void {
     s.requests[r.warp] = r;
   }
   // Deliver lines whose miss has been filled, in order.
-  while (s.inFlight.length > 0 && s.inFlight.peek()!.readyCycle <= cycle && s.out.hasRoom) {
-    s.out.send(GpuKind.fetchLine, s.inFlight.shift()!.line);
+  while (s.inFlight.length > 0 && s.inFlight[0]!.readyCycle <= cycle && s.out.hasRoom) {
+    const done = s.inFlight.shift()!;
+    if (done.fillAddr >= 0) {
+      s.l1i.fill(done.fillAddr);
+      s.pendingLines.delete(s.l1i.blockAddr(done.fillAddr));
+    }
+    s.out.send(GpuKind.fetchLine, done.line);
   }
   // Serve one warp, round robin.
   const n = s.requests.length;
@@ -86,21 +102,29 @@ function step(s: SmFetchState): void {
       // One access per cache line touched by the fetched instructions.
       const addr = (r.fn * 0x100000 + r.pc) * INSTRUCTION_BYTES;
       s.accesses.value++;
+      const lineAddr = s.l1i.blockAddr(addr);
+      const pendingUntil = s.pendingLines.get(lineAddr);
+      if (pendingUntil !== undefined) {
+        // The line is being filled by an earlier miss: wait for that fill (an MSHR merge).
+        s.mergedMisses.value++;
+        waitForFill(s, { readyCycle: pendingUntil, line, fillAddr: -1 });
+        break;
+      }
       const st = s.l1i.access(addr);
       if (st === ProbeStatus.hit) s.out.send(GpuKind.fetchLine, line);
-      else {
+      else if (st === ProbeStatus.missNoLine) {
+        s.requests[w] = r; // every way of the set awaits a fill: retry next cycle
+      } else {
         s.misses.value++;
-        if (st === ProbeStatus.miss) {
-          const idx = s.l1i.allocate(addr);
-          if (idx >= 0) s.l1i.fill(addr);
-        }
-        s.inFlight.push({ readyCycle: cycle + s.p.l1iMissLatencyCycles, line });
+        const ready = cycle + s.p.l1iMissLatencyCycles;
+        s.pendingLines.set(lineAddr, ready);
+        waitForFill(s, { readyCycle: ready, line, fillAddr: addr });
       }
       break;
     }
   }
   if (s.requests.some((r) => r !== null) || s.inFlight.length > 0) {
-    const next = s.inFlight.length > 0 && !s.requests.some((r) => r !== null) ? Math.max(cycle + 1, s.inFlight.peek()!.readyCycle) : cycle + 1;
+    const next = s.inFlight.length > 0 && !s.requests.some((r) => r !== null) ? Math.max(cycle + 1, s.inFlight[0]!.readyCycle) : cycle + 1;
     io.wakeAt(io.clock.timeOfCycle(next));
   }
 }
@@ -119,6 +143,7 @@ export const smFetch = defineUnit<SmFetchParams>({
   stats: [
     { name: 'l1i_accesses', unit: 'count', description: 'L1I accesses' },
     { name: 'l1i_misses', unit: 'count', description: 'L1I misses' },
+    { name: 'l1i_pending_hits', unit: 'count', description: 'fetches that waited for a line already being filled' },
   ],
   logic: (p) =>
     fromTransition(
@@ -134,8 +159,10 @@ export const smFetch = defineUnit<SmFetchParams>({
         l1i: new TagArray(p.l1i),
         requests: new Array(p.maxWarps).fill(null),
         rr: 0,
-        inFlight: new Fifo(8),
+        pendingLines: new Map(),
+        inFlight: [],
         lastCycle: -1,
+        mergedMisses: io.counter('l1i_pending_hits', 'fetches that waited for a line already being filled'),
         accesses: io.counter('l1i_accesses', 'L1I accesses'),
         misses: io.counter('l1i_misses', 'L1I misses'),
       }),
