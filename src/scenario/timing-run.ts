@@ -99,7 +99,8 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
       stream: l.spec.stream,
     };
   });
-  const engine = buildGpu(config, context, plans, { seed: scenario.seed, ...options.engine });
+  const sampleIntervalPs = scenario.sampleInterval === undefined ? 0 : parseDuration(scenario.sampleInterval, source.locate(['sampleInterval']), 'sampleInterval');
+  const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine });
   options.onEngine?.(engine);
   runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress);
   const final = readBackBuffers(loaded, prepared);

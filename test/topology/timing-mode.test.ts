@@ -57,6 +57,21 @@ describe('timing statistics', () => {
     expect(s.value(`${sm}.amat_overlapped`)!).toBeLessThanOrEqual(s.value(`${sm}.amat`)!);
   });
 
+  it('samples ALU and MEM load over time (000 §3.5.4) at the scenario interval', () => {
+    const r = runKernelScenarioTiming(loadScenario('scenarios/quickstart.yaml'));
+    const json = r.engine.stats.toJSON();
+    const alu = json['GPU.SM[0].ISSUE.alu_load'] as { times: number[]; values: number[] };
+    const mem = json['GPU.SM[0].ISSUE.mem_load'] as { times: number[]; values: number[] };
+    expect(alu.times.slice(0, 3)).toEqual([100_000, 200_000, 300_000]);
+    expect(alu.times.length).toBe(Math.floor(r.engine.now / 100_000));
+    // Per-interval counts add up to what SM 0 issued before the last sample.
+    const issued = r.engine.stats.value('GPU.SM[0].ISSUE.warp_insts')!;
+    const sampled = alu.values.reduce((a, b) => a + b, 0) + mem.values.reduce((a, b) => a + b, 0);
+    expect(sampled).toBeLessThanOrEqual(issued);
+    expect(sampled).toBeGreaterThan(0.9 * issued);
+    expect(Math.max(...mem.values)).toBeGreaterThan(0);
+  });
+
   it('refuses a launch the GPU cannot hold, naming the limit (003 eq. 3.1)', async () => {
     const threads = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'launches[0].block=[2048,1,1]']);
     expect(threads.code).toBe(2);
