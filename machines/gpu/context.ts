@@ -4,7 +4,46 @@
  * units exchange messages. The functional model is global by nature (device memory is one
  * memory, as in GPGPU-Sim, whose timing model drives its functional simulator).
  */
-import type { FunctionalKernel } from '../../src/functional/index.ts';
+import type { WarpStepInfo } from '../../src/functional/index.ts';
+import type { Instruction } from '../../src/isa/ir.ts';
+
+/**
+ * What the SM issue stage needs of a warp: the execution-driven PTX warp
+ * (`FunctionalWarp`) implements it, and so can a trace-driven warp (Accel-Sim SASS traces).
+ */
+export interface TimingWarp {
+  /** Next instruction's PC (index in its function's code), or -1 when done. */
+  readonly pc: number;
+  /** Function index of the next instruction. */
+  readonly functionIndex: number;
+  /** The next instruction (static properties: opClass, registers, latency class). */
+  readonly nextInstruction: Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'> | undefined;
+  /** Finished. */
+  readonly done: boolean;
+  /** Barrier id the warp waits at, or -1. */
+  readonly atBarrier: number;
+  /** `%clock` value the issue stage sets before each step. */
+  clock: number;
+  /** Executes (or replays) the next instruction and describes it in `info`. */
+  step(info: WarpStepInfo): void;
+}
+
+/** What the issue stage needs of a CTA. */
+export interface TimingCta {
+  readonly warps: readonly TimingWarp[];
+}
+
+/** What the GPU needs of a kernel: its code, its grid, and CTAs on demand. */
+export interface TimingKernel {
+  /** Static code per function (`instructions[pc]`); registers per function for the scoreboard. */
+  readonly module: { readonly functions: readonly { readonly instructions: readonly Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'>[]; readonly registers: readonly unknown[] }[] };
+  readonly ctaCount: number;
+  readonly threadsPerCta: number;
+  /** Creates CTA `index` (linear) on SM `smId`. */
+  createCta(index: number, smId: number): TimingCta;
+  /** Returns a finished CTA for reuse. */
+  releaseCta(cta: TimingCta): void;
+}
 
 /** One launched kernel. */
 export interface KernelEntry {
@@ -12,7 +51,7 @@ export interface KernelEntry {
   readonly id: number;
   /** Display name (entry name). */
   readonly name: string;
-  readonly kernel: FunctionalKernel;
+  readonly kernel: TimingKernel;
   /**
    * Offset of each function's registers in a warp's combined register space, so the scoreboard
    * can track registers of called `.func`s without collisions (index = offset[fn] + reg).
@@ -29,7 +68,7 @@ export class GpuContext {
   readonly kernels: KernelEntry[] = [];
 
   /** Adds a kernel and returns its entry. */
-  addKernel(name: string, kernel: FunctionalKernel, regsPerThread: number): KernelEntry {
+  addKernel(name: string, kernel: TimingKernel, regsPerThread: number): KernelEntry {
     const fns = kernel.module.functions;
     const regOffset = new Int32Array(fns.length);
     let total = 0;

@@ -28,9 +28,11 @@
 import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
-import type { FunctionalCta, FunctionalWarp } from '../../src/functional/index.ts';
 import { WarpStepInfo } from '../../src/functional/index.ts';
 import { OpClass, StateSpace, type Instruction } from '../../src/isa/ir.ts';
+
+/** The static properties of an instruction the issue stage uses. */
+type TimingInstruction = Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'>;
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { ExecUnits, type ExecUnitsParams } from '../../src/model/sm/exec-units.ts';
@@ -40,7 +42,7 @@ import { hazardFlags, SchedStatsCounters, SCHEDULER_STATE_NAME, STALL_KIND_NAME,
 import { createWarpSchedulerPolicy, type SchedulerWarps, type WarpProbe, type WarpSchedulerPolicy, type WarpSchedulerPolicyOptions } from '../../src/model/sm/warp-scheduler.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
-import type { GpuContext, KernelEntry } from '../gpu/context.ts';
+import type { GpuContext, KernelEntry, TimingCta, TimingWarp } from '../gpu/context.ts';
 import { GpuKind, type CtaDispatch, type CtaDone, type ExecDispatch, type FetchedInsts, type FetchReq, type LsuDispatch, type Writeback } from '../gpu/messages.ts';
 
 /** Parameters of {@link smIssue} (built by the GPU topology from the config). */
@@ -70,7 +72,7 @@ export interface SmIssueParams {
 
 
 interface WarpSlot {
-  warp: FunctionalWarp | null;
+  warp: TimingWarp | null;
   ctaSlot: number;
   /** Fetch outstanding for the current iBuffer generation. */
   fetchPending: boolean;
@@ -80,7 +82,7 @@ interface WarpSlot {
 }
 
 interface CtaSlot {
-  cta: FunctionalCta | null;
+  cta: TimingCta | null;
   kernel: KernelEntry | null;
   ctaIndex: number;
   warpSlots: number[];
@@ -104,7 +106,7 @@ export interface SmIssueState {
   };
   readonly slots: WarpSlot[];
   readonly ctas: CtaSlot[];
-  readonly ibuf: InstructionBuffer<Instruction>;
+  readonly ibuf: InstructionBuffer<TimingInstruction>;
   scoreboard: Scoreboard | null;
   readonly exec: ExecUnits;
   readonly policies: WarpSchedulerPolicy[];
@@ -512,7 +514,7 @@ export const smIssue = defineUnit<SmIssueParams>({
           },
           slots: Array.from({ length: perSched * p.schedulers }, () => ({ warp: null, ctaSlot: -1, fetchPending: false, outstanding: 0, exited: false })),
           ctas: Array.from({ length: p.maxCtas }, () => ({ cta: null, kernel: null, ctaIndex: -1, warpSlots: [], warpInsts: 0, threadInsts: 0 })),
-          ibuf: new InstructionBuffer<Instruction>({ numWarps: perSched * p.schedulers, entries: p.iBufferEntries }),
+          ibuf: new InstructionBuffer<TimingInstruction>({ numWarps: perSched * p.schedulers, entries: p.iBufferEntries }),
           scoreboard: new Scoreboard({ numWarps: perSched * p.schedulers, numRegs: maxRegs }),
           exec: new ExecUnits(p.exec),
           policies,
