@@ -6,7 +6,7 @@
  * (deadlock, unit error), after writing partial statistics and traces.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { resolve, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { createUnitRegistry } from '../../machines/index.ts';
@@ -17,6 +17,10 @@ import { loadScenario, type LoadedScenario } from '../scenario/loader.ts';
 import { JsonlSink, writeOutputFile } from '../trace/sinks.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
 import { runKernelScenarioTiming, type TimingRunResult } from '../scenario/timing-run.ts';
+import { runAccelSimTrace, type TraceRunResult } from '../scenario/trace-run.ts';
+import { writePtxScenarioTrace } from '../frontends/accelsim/ptx-trace.ts';
+import { evaluateStatCheck } from '../scenario/run.ts';
+import type { StatCheck } from '../scenario/schema.ts';
 import type { Engine } from '../sim/engine.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,6 +130,63 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   return result.passed ? ExitCode.ok : ExitCode.checkFailed;
 }
 
+/** Runs an Accel-Sim trace directory on the timing model (issue 5). */
+async function runTrace(
+  dir: string,
+  gpu: string,
+  baseDir: string,
+  opts: KernelRunOpts & { unknownOpcode?: string; seed?: number },
+  out: (s: string) => void,
+  err: (s: string) => void,
+  loaded?: LoadedScenario,
+): Promise<number> {
+  const isPreset = presetNames().includes(gpu);
+  if (opts.unknownOpcode !== 'error' && opts.unknownOpcode !== 'alu') throw new InputError({ file: '--unknown-opcode' }, `must be error or alu, got '${opts.unknownOpcode}'`);
+  const recorderBox: { r: TraceRecorder | null } = { r: null };
+  let engineRef: Engine | null = null;
+  const started = Date.now();
+  const writeStats = (checks: readonly unknown[], error?: string) => {
+    if (engineRef !== null && opts.stats !== undefined) {
+      writeOutputFile(opts.stats, JSON.stringify({ trace: dir, gpu, stop: error === undefined ? { reason: 'done', time_ps: engineRef.now } : { reason: 'error', time_ps: engineRef.now, error }, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
+    }
+  };
+  let result: TraceRunResult;
+  try {
+    result = runAccelSimTrace(dir, {
+      gpu: isPreset ? { preset: gpu } : { gpgpusimConfig: gpu },
+      baseDir,
+      configOverrides: opts.configSet ?? [],
+      unknownOpcode: opts.unknownOpcode,
+      ...(loaded ? { seed: loaded.scenario.seed, deadlockCycles: loaded.scenario.deadlockCycles, where: loaded.source.locate(['gpu']) } : {}),
+      onEngine: (engine) => {
+        engineRef = engine;
+        if (opts.trace !== undefined) recorderBox.r = new TraceRecorder(engine, [new JsonlSink(opts.trace)], `trace ${dir}`, { ...(opts.traceUnits ? { units: opts.traceUnits } : {}) });
+      },
+    });
+  } catch (e) {
+    recorderBox.r?.close();
+    writeStats([], (e as Error).message);
+    throw e;
+  }
+  recorderBox.r?.close();
+  const s = result.engine.stats;
+  const traced = s.value('trace.warp_insts') ?? 0;
+  const checks = [
+    { description: 'simulated warp instructions == warp instructions in the trace', passed: s.value('gpu_tot_warp_insts') === traced, actual: s.value('gpu_tot_warp_insts') ?? 0 },
+    ...(loaded ? loaded.scenario.checks.filter((c) => 'stat' in c).map((c) => evaluateStatCheck(result.engine, c as StatCheck)) : []),
+  ];
+  writeStats(checks);
+  if (opts.perfetto !== undefined && opts.trace !== undefined) await exportPerfettoFile(opts.trace, opts.perfetto);
+  if (!opts.quiet) {
+    out(`# Accel-Sim trace ${dir} on ${result.config.name}: ${result.trace.kernels.length} kernel(s), ${traced} warp instructions\n`);
+    out(s.format() + '\n');
+    out(`# simulation speed: ${Math.round((s.value('gpu_tot_warp_insts') ?? 0) / ((Date.now() - started) / 1000))} warp instructions/s\n`);
+  }
+  printChecks(checks, out);
+  void err;
+  return checks.every((c) => c.passed) ? ExitCode.ok : ExitCode.checkFailed;
+}
+
 /** Builds the program; `out`/`err` are injectable for tests. */
 export function buildProgram(out: (s: string) => void, err: (s: string) => void, setExit: (code: number) => void): Command {
   const program = new Command();
@@ -138,8 +199,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
 
   program
     .command('run')
-    .description('run a scenario file (YAML or JSON) and print its statistics')
-    .argument('<scenario>', 'scenario file')
+    .description('run a scenario file (YAML or JSON), or an Accel-Sim trace with --accelsim-trace, and print statistics')
+    .argument('[scenario]', 'scenario file')
     .option('--seed <n>', 'override the scenario seed', (v) => Number.parseInt(v, 10))
     .option('--until <time>', 'stop at this simulated time (10us, 2500ns, 123ps)')
     .option('--trace <file.jsonl>', 'write the message trace as JSON Lines')
@@ -153,13 +214,33 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('-q, --quiet', 'print only the check summary')
     .option('--functional', 'execute kernels functionally (no timing) and check their results')
     .option('--config-set <key=value>', 'override a GPU config field (repeatable), e.g. sm.count=4', collect, [])
-    .action(async (file: string, opts) => {
+    .option('--accelsim-trace <dir>', 'run an Accel-Sim trace directory (kernelslist.g + kernel-N.traceg) on the timing model')
+    .option('--gpu <preset|gpgpusim.config>', 'the GPU for --accelsim-trace (default gtx480)')
+    .option('--unknown-opcode <policy>', 'unknown SASS opcodes: error or alu', 'error')
+    .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
+    .action(async (file: string | undefined, opts) => {
+      if (opts.accelsimTrace !== undefined) {
+        setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out, err));
+        return;
+      }
+      if (file === undefined) throw new InputError({ file: 'run' }, 'give a scenario file, or --accelsim-trace <dir>', 'scenario');
       const overrides: string[] = [...opts.set];
       if (opts.seed !== undefined) {
         if (!Number.isInteger(opts.seed)) throw new InputError({ file: '--seed' }, 'must be an integer');
         overrides.push(`seed=${opts.seed}`);
       }
       const loaded = loadScenario(file, overrides);
+      const traceSpec = loaded.scenario.accelsimTrace;
+      if (traceSpec !== undefined) {
+        const gpu = loaded.scenario.gpu ?? { preset: 'gtx480', set: [] };
+        const code = await runTrace(resolvePath(loaded.baseDir, traceSpec.dir), gpu.preset ?? resolvePath(loaded.baseDir, gpu.gpgpusimConfig!), '.', { ...opts, unknownOpcode: traceSpec.unknownOpcode, configSet: [...gpu.set, ...opts.configSet] }, out, err, loaded);
+        setExit(code);
+        return;
+      }
+      if (opts.writeTrace !== undefined) {
+        const counts = writePtxScenarioTrace(loaded, opts.writeTrace);
+        err(`[warpstate] wrote ${counts.reduce((a, b) => a + b, 0)} warp instructions of ${counts.length} kernel(s) to ${opts.writeTrace}\n`);
+      }
       if (loaded.scenario.launches.length > 0) {
         setExit(await runKernelScenario(loaded, opts, out, err));
         return;

@@ -126,7 +126,15 @@ export const scenarioSchema = z
     buffers: z.array(bufferSpecSchema).default([]),
     launches: z.array(launchSpecSchema).default([]),
     checks: z.array(z.union([statCheckSchema, referenceCheckSchema])).default([]),
-    gpu: gpuSpecSchema.optional().describe('the simulated GPU of a timing-mode kernel scenario'),
+    gpu: gpuSpecSchema.optional().describe('the simulated GPU of a timing-mode kernel or trace scenario'),
+    accelsimTrace: z
+      .object({
+        dir: z.string().describe('Accel-Sim trace directory (kernelslist.g), relative to the scenario file'),
+        unknownOpcode: z.enum(['error', 'alu']).default('error').describe('unknown SASS opcodes: refuse, or run them as ALU'),
+      })
+      .strict()
+      .optional()
+      .describe('run an Accel-Sim SASS trace on the timing model'),
     deadlockCycles: z.number().int().min(1).default(100_000).describe('core cycles without progress before a run is declared deadlocked'),
   })
   .strict();

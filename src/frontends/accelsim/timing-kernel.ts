@@ -1,0 +1,206 @@
+/**
+ * Trace-driven kernels for the GPU timing model: an Accel-Sim kernel trace seen through the
+ * same interface as an execution-driven PTX kernel ({@link TimingKernel}), so traces run
+ * through the same SM pipeline, memory hierarchy and SM Work Manager (issue 5).
+ *
+ * Static code: one streaming pass over the trace when the kernel is opened finds every PC and
+ * its static instruction (only this table is kept); a PC's index is `pc / instruction size`
+ * (the gcd of PC gaps), so code that never executed keeps its place. A warp's `pc` is the index
+ * of its next dynamic instruction, so fetch, the iBuffer and its flush on a non-sequential next
+ * PC behave exactly as for PTX. Registers: `R<n>` is index n,
+ * predicate `P<n>` is 256 + n (one scoreboard space). CTAs are read lazily, one at a time, when
+ * the SM Work Manager dispatches them, and dropped when they finish. Barriers (`BAR`,
+ * `bar.sync`) hold a warp until every unfinished warp of its CTA arrives.
+ */
+import { InputError } from '../../errors.ts';
+import { WarpStepInfo } from '../../functional/step-info.ts';
+import { OpClass, StateSpace, type Instruction } from '../../isa/ir.ts';
+import type { TimingCta, TimingKernel, TimingWarp } from '../../../machines/gpu/context.ts';
+import type { TraceKernel } from './kernel-file.ts';
+import type { TraceInstruction } from './types.ts';
+
+/** Scoreboard index of predicate register P<n>. */
+export const PREDICATE_BASE = 256;
+/** Size of the trace register space (R0-R255, P0-P7). */
+export const TRACE_REG_COUNT = PREDICATE_BASE + 8;
+
+type StaticInst = Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'>;
+
+function regsOf(regs: Int32Array, preds: Int32Array): Int32Array {
+  const out = new Int32Array(regs.length + preds.length);
+  out.set(regs, 0);
+  for (let i = 0; i < preds.length; i++) out[regs.length + i] = PREDICATE_BASE + preds[i]!;
+  return out;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Static entry for a PC the trace never executed (fetched, then flushed, never issued). */
+const PLACEHOLDER: StaticInst = Object.freeze({ opClass: OpClass.Alu, srcRegs: new Int32Array(0), dstRegs: new Int32Array(0), longLatency: false, line: 0 });
+
+function popcount(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+class TraceTimingCta implements TimingCta {
+  readonly warps: TraceTimingWarp[];
+  /** Warps waiting at the barrier. */
+  arrived = 0;
+
+  constructor(kernel: TraceTimingKernel, instructions: readonly (readonly TraceInstruction[])[]) {
+    this.warps = instructions.map((list) => new TraceTimingWarp(kernel, this, list));
+  }
+
+  /** A warp reached a barrier: release everyone when all unfinished warps are there. */
+  arrive(): void {
+    this.arrived++;
+    this.tryRelease();
+  }
+
+  tryRelease(): void {
+    let live = 0;
+    for (const w of this.warps) if (!w.done || w.atBarrier >= 0) live++;
+    if (this.arrived > 0 && this.arrived >= live) {
+      for (const w of this.warps) w.atBarrier = -1;
+      this.arrived = 0;
+    }
+  }
+}
+
+class TraceTimingWarp implements TimingWarp {
+  atBarrier = -1;
+  clock = 0;
+  private cursor = 0;
+  private readonly kernel: TraceTimingKernel;
+  private readonly cta: TraceTimingCta;
+  private readonly list: readonly TraceInstruction[];
+
+  constructor(kernel: TraceTimingKernel, cta: TraceTimingCta, list: readonly TraceInstruction[]) {
+    this.kernel = kernel;
+    this.cta = cta;
+    this.list = list;
+  }
+
+  get done(): boolean {
+    return this.cursor >= this.list.length;
+  }
+
+  get pc(): number {
+    const ins = this.list[this.cursor];
+    return ins === undefined ? -1 : this.kernel.staticIndex(ins.pc);
+  }
+
+  get functionIndex(): number {
+    return this.done ? -1 : 0;
+  }
+
+  get nextInstruction(): StaticInst | undefined {
+    const ins = this.list[this.cursor];
+    return ins === undefined ? undefined : this.kernel.module.functions[0]!.instructions[this.kernel.staticIndex(ins.pc)];
+  }
+
+  step(info: WarpStepInfo): void {
+    const ins = this.list[this.cursor++]!;
+    const mem = ins.opClass === OpClass.Load || ins.opClass === OpClass.Store || ins.opClass === OpClass.Atomic;
+    info.pc = this.kernel.staticIndex(ins.pc);
+    info.functionIndex = 0;
+    info.warpMask = ins.activeMask;
+    info.activeMask = ins.activeMask;
+    info.activeCount = popcount(ins.activeMask);
+    info.accessBytes = mem ? ins.memWidth : 0;
+    const space = ins.info.space;
+    info.space = mem ? (space === StateSpace.None ? StateSpace.Global : space) : StateSpace.None;
+    info.isLoad = ins.opClass === OpClass.Load || ins.opClass === OpClass.Atomic;
+    info.isStore = ins.opClass === OpClass.Store;
+    if (mem) info.addresses.set(ins.addresses);
+    info.exited = this.done;
+    info.atBarrier = false;
+    const next = this.list[this.cursor];
+    info.nextPc = next === undefined ? -1 : this.kernel.staticIndex(next.pc);
+    info.nextFunctionIndex = next === undefined ? -1 : 0;
+    if (ins.opClass === OpClass.Barrier) {
+      this.atBarrier = 0;
+      info.atBarrier = true;
+      this.cta.arrive();
+    } else if (this.done) {
+      this.cta.tryRelease();
+    }
+  }
+}
+
+/** An Accel-Sim kernel trace as a {@link TimingKernel}. */
+export class TraceTimingKernel implements TimingKernel {
+  readonly trace: TraceKernel;
+  readonly module: { functions: { instructions: StaticInst[]; registers: unknown[] }[] };
+  readonly ctaCount: number;
+  readonly threadsPerCta: number;
+  /** Warp instructions in the whole trace. */
+  readonly instructionCount: number;
+  private readonly indexOfPc = new Map<number, number>();
+
+  /**
+   * Indexes the kernel's static code with one pass over its CTAs.
+   * @throws InputError for malformed instruction lines (file, line)
+   */
+  constructor(trace: TraceKernel) {
+    this.trace = trace;
+    this.ctaCount = trace.ctaCount;
+    const b = trace.header.blockDim;
+    this.threadsPerCta = b.x * b.y * b.z;
+    const firstByPc = new Map<number, TraceInstruction>();
+    let count = 0;
+    for (let i = 0; i < trace.ctaCount; i++) {
+      for (const w of trace.cta(i).warps) {
+        for (const ins of w.instructions) {
+          count++;
+          if (!firstByPc.has(ins.pc)) firstByPc.set(ins.pc, ins);
+        }
+      }
+    }
+    this.instructionCount = count;
+    const pcs = [...firstByPc.keys()].sort((a, b) => a - b);
+    // Index = pc / instruction size (the gcd of PC gaps), so code never executed keeps its place
+    // (fetch brings it and the iBuffer flushes it as for PTX); holes get an inert placeholder.
+    let g = 0;
+    for (let i = 1; i < pcs.length; i++) g = gcd(g, pcs[i]! - pcs[i - 1]!);
+    if (g === 0) g = pcs.length > 0 && pcs[0]! > 0 ? pcs[0]! : 8;
+    const maxIndex = pcs.length > 0 ? Math.floor(pcs[pcs.length - 1]! / g) : 0;
+    const dense = maxIndex < 1 << 20;
+    const code: StaticInst[] = dense ? new Array<StaticInst>(maxIndex + 1).fill(PLACEHOLDER) : [];
+    pcs.forEach((pc, i) => {
+      const index = dense ? Math.floor(pc / g) : i;
+      this.indexOfPc.set(pc, index);
+      const ins = firstByPc.get(pc)!;
+      code[index] = {
+        opClass: ins.opClass,
+        srcRegs: regsOf(ins.srcRegs, ins.srcPreds),
+        dstRegs: regsOf(ins.dstRegs, ins.dstPreds),
+        longLatency: ins.info.longLatency,
+        line: ins.traceLine,
+      };
+    });
+    this.module = { functions: [{ instructions: code, registers: new Array(TRACE_REG_COUNT) }] };
+  }
+
+  /** Static index of a PC seen in the trace. */
+  staticIndex(pc: number): number {
+    const i = this.indexOfPc.get(pc);
+    if (i === undefined) throw new InputError({ file: this.trace.header.name }, `PC 0x${pc.toString(16)} was not indexed`);
+    return i;
+  }
+
+  createCta(index: number): TimingCta {
+    return new TraceTimingCta(this, this.trace.cta(index).warps.map((w) => w.instructions));
+  }
+
+  releaseCta(): void {
+    // CTAs are not reused: each is read from the trace on demand.
+  }
+}
+
+export { WarpStepInfo };

@@ -1,0 +1,91 @@
+/**
+ * Running Accel-Sim SASS traces on the GPU timing model (issue 5): the kernels of a
+ * `kernelslist.g` run through the same SM pipeline, memory hierarchy and SM Work Manager as PTX
+ * kernels, on a preset or an imported `gpgpusim.config`. Memcpy commands only declare device
+ * memory here (a trace carries addresses, not data; the timing model needs no values).
+ */
+import { GpuContext } from '../../machines/gpu/context.ts';
+import type { KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
+import type { GpuConfig } from '../config/schema.ts';
+import { InputError, SimulationError } from '../errors.ts';
+import { openAccelSimTrace, type AccelSimTrace } from '../frontends/index.ts';
+import { TraceTimingKernel } from '../frontends/accelsim/timing-kernel.ts';
+import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
+import type { Engine, EngineOptions } from '../sim/engine.ts';
+import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
+import type { SourceLocation } from '../errors.ts';
+import { runWithWatchdog } from './timing-run.ts';
+
+/** Options of {@link runAccelSimTrace}. */
+export interface TraceRunOptions {
+  /** The GPU: a preset or a gpgpusim.config path (relative to `baseDir`). */
+  readonly gpu: { preset?: string | undefined; gpgpusimConfig?: string | undefined };
+  readonly baseDir: string;
+  readonly configOverrides?: readonly string[];
+  /** Unknown SASS opcodes: refuse (default) or treat as ALU. */
+  readonly unknownOpcode?: 'error' | 'alu';
+  readonly seed?: number;
+  readonly deadlockCycles?: number;
+  readonly engine?: EngineOptions;
+  readonly onEngine?: (engine: Engine) => void;
+  readonly onProgress?: (engine: Engine) => void;
+  /** Where the `gpu` field came from, for errors. */
+  readonly where?: SourceLocation;
+}
+
+/** Outcome of a trace run. */
+export interface TraceRunResult {
+  readonly engine: Engine;
+  readonly config: GpuConfig;
+  readonly trace: AccelSimTrace;
+  /** Warp instructions in the trace files, per kernel. */
+  readonly traceInstructions: readonly number[];
+  readonly memcpyBytes: number;
+}
+
+/**
+ * Runs every kernel of an Accel-Sim trace directory.
+ * @throws InputError for a bad trace, config or a kernel the GPU cannot hold; SimulationError
+ *   for a deadlock
+ */
+export function runAccelSimTrace(dir: string, options: TraceRunOptions): TraceRunResult {
+  const config = loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, options.configOverrides ?? []);
+  const trace = openAccelSimTrace(dir, { unknownOpcode: options.unknownOpcode ?? 'error' });
+  try {
+    const context = new GpuContext();
+    const limits = gpuLimits(config);
+    const traceInstructions: number[] = [];
+    const plans: KernelLaunchPlan[] = trace.kernels.map((tk) => {
+      const h = tk.header;
+      const where = { file: h.name };
+      const kernel = new TraceTimingKernel(tk);
+      traceInstructions.push(kernel.instructionCount);
+      const regs = Math.max(1, h.nregs);
+      try {
+        assertLaunchFits(limits, { gridDim: [h.gridDim.x, h.gridDim.y, h.gridDim.z], ctaDim: [h.blockDim.x, h.blockDim.y, h.blockDim.z], registersPerThread: regs, sharedMemPerCta: h.shmem }, where);
+      } catch (e) {
+        if (e instanceof SimulationError) throw new InputError(where, e.message, 'launch');
+        throw e;
+      }
+      const occ = occupancy(limits, { threadsPerCta: kernel.threadsPerCta, registersPerThread: regs, sharedMemPerCta: h.shmem }, where);
+      const entry = context.addKernel(h.name, kernel, regs);
+      return {
+        kernel: entry.id,
+        atCycle: 0,
+        warpsPerCta: Math.ceil(kernel.threadsPerCta / config.sm.warpSize),
+        registersPerCta: occ.byRegisters === Infinity ? 0 : Math.floor(limits.registersPerSm / occ.byRegisters),
+        sharedBytesPerCta: occ.bySharedMem === Infinity ? 0 : Math.floor(limits.sharedMemPerSm / occ.bySharedMem),
+        stream: h.cudaStreamId,
+      };
+    });
+    const memcpyBytes = trace.commands.reduce((sum, c) => sum + (c.kind === 'memcpyHtoD' ? c.bytes : 0), 0);
+    const engine = buildGpu(config, context, plans, { seed: options.seed ?? 1, ...options.engine });
+    engine.stats.derived('trace.memcpy_bytes', () => memcpyBytes, 'bytes copied to the device by MemcpyHtoD commands', 'bytes');
+    engine.stats.derived('trace.warp_insts', () => traceInstructions.reduce((a, b) => a + b, 0), 'warp instructions in the trace files', 'count');
+    options.onEngine?.(engine);
+    runWithWatchdog(engine, options.deadlockCycles ?? 100_000, config, options.onProgress);
+    return { engine, config, trace, traceInstructions, memcpyBytes };
+  } finally {
+    trace.close();
+  }
+}

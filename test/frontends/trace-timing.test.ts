@@ -1,0 +1,82 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writePtxScenarioTrace } from '../../src/frontends/accelsim/ptx-trace.ts';
+import { loadScenario } from '../../src/scenario/loader.ts';
+import { runKernelScenarioTiming } from '../../src/scenario/timing-run.ts';
+import { runAccelSimTrace } from '../../src/scenario/trace-run.ts';
+import { runCli } from '../helpers/cli.ts';
+
+const traces = '../shared/data/accelsim-traces';
+const gtx1080 = `${traces}/gtx1080-config/gpgpusim.config`;
+const dir = mkdtempSync(join(tmpdir(), 'warpstate-trace-timing-'));
+
+describe('Accel-Sim traces on the timing model', () => {
+  it.each([
+    ['vectoradd-100-32', 344],
+    ['matrixmul-32-32', 4416],
+  ])('%s runs to completion on the imported GTX 1080 config with the trace\'s instruction count', (name, count) => {
+    const r = runAccelSimTrace(`${traces}/${name}`, { gpu: { gpgpusimConfig: gtx1080 }, baseDir: '.' });
+    const s = r.engine.stats;
+    expect(r.config.name).toBe('gtx1080-config');
+    expect(r.config.sm.count).toBe(20);
+    expect(r.traceInstructions).toEqual([count]);
+    expect(s.value('gpu_tot_warp_insts')).toBe(count);
+    expect(s.value('gpu_sim_cycle')).toBeGreaterThan(0);
+    expect(s.value('gpu_l1d_accesses')).toBeGreaterThan(0);
+    expect(r.engine.pendingWork()).toEqual([]);
+    expect(r.memcpyBytes).toBeGreaterThan(0);
+  });
+
+  it('the CLI runs a trace directory with --gpu and checks the instruction count', async () => {
+    const stats = join(dir, 'vec.json');
+    const r = await runCli(['run', '--accelsim-trace', `${traces}/vectoradd-100-32`, '--gpu', gtx1080, '--stats', stats, '-q']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('check PASS: simulated warp instructions == warp instructions in the trace (actual 344)');
+    expect(JSON.parse(readFileSync(stats, 'utf8')).stats.gpu_tot_warp_insts).toBe(344);
+    const bad = await runCli(['run', '--accelsim-trace', join(dir, 'nowhere')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/nowhere: cannot read the kernel list: ENOENT/);
+  });
+
+  it('a scenario can name a trace directory', async () => {
+    const scen = join(dir, 'trace-scenario.yaml');
+    writeFileSync(scen, `name: mm-trace\naccelsimTrace: { dir: ${join(process.cwd(), traces, 'matrixmul-32-32')} }\ngpu: { gpgpusimConfig: ${join(process.cwd(), gtx1080)} }\nchecks:\n  - { stat: gpu_tot_warp_insts, op: '==', value: 4416 }\n`);
+    const r = await runCli(['run', scen, '-q']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('checks: 2 passed, 0 failed');
+  });
+});
+
+describe('round trip: PTX run -> written trace -> trace run', () => {
+  it.each(['vecadd', 'saxpy', 'matmul-tiled', 'histogram-smem'])('%s reproduces the cycle count exactly', (k) => {
+    const loaded = loadScenario(`scenarios/k-${k}.yaml`, ['mode=timing']);
+    const ptx = runKernelScenarioTiming(loaded);
+    const out = join(dir, `rt-${k}`);
+    const counts = writePtxScenarioTrace(loaded, out);
+    expect(existsSync(join(out, 'kernelslist.g'))).toBe(true);
+    const tr = runAccelSimTrace(out, { gpu: { preset: 'gtx480' }, baseDir: '.' });
+    const a = ptx.engine.stats;
+    const b = tr.engine.stats;
+    expect(counts.reduce((x, y) => x + y, 0)).toBe(a.value('gpu_tot_warp_insts'));
+    for (const stat of ['gpu_sim_cycle', 'gpu_tot_warp_insts', 'gpu_sim_insn', 'gpu_l1d_accesses', 'gpu_l1d_misses', 'gpu_l2_accesses', 'gpu_dram_reads']) {
+      expect([stat, b.value(stat)]).toEqual([stat, a.value(stat)]);
+    }
+  });
+
+  it('the CLI writes the trace of a run with --write-trace', async () => {
+    const out = join(dir, 'cli-trace');
+    const r = await runCli(['run', 'scenarios/k-saxpy.yaml', '--functional', '--write-trace', out, '-q']);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/wrote 2240 warp instructions of 1 kernel\(s\)/);
+    const list = readFileSync(join(out, 'kernelslist.g'), 'utf8');
+    expect(list).toMatch(/MemcpyHtoD,0x[0-9a-f]+,16384/);
+    expect(list).toContain('kernel-1.traceg');
+    const head = readFileSync(join(out, 'kernel-1.traceg'), 'utf8');
+    expect(head).toContain('-kernel name = saxpy');
+    expect(head).toContain('-accelsim tracer version = 4');
+    expect(head).toMatch(/ld\.global/);
+  });
+});
