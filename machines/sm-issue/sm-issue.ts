@@ -342,7 +342,7 @@ function issueOne(s: SmIssueState, slot: number, cycle: number): void {
   }
   const sched = slot % s.p.schedulers;
   s.policies[sched]!.issued(s.schedWarps[sched]!, Math.floor(slot / s.p.schedulers), ins.longLatency);
-  if (w.done || info.exited && w.done) {
+  if (w.done) {
     markExited(s, slot);
     return;
   }

@@ -137,7 +137,6 @@ async function runTrace(
   baseDir: string,
   opts: KernelRunOpts & { unknownOpcode?: string; seed?: number },
   out: (s: string) => void,
-  err: (s: string) => void,
   loaded?: LoadedScenario,
 ): Promise<number> {
   const isPreset = presetNames().includes(gpu);
@@ -183,7 +182,6 @@ async function runTrace(
     out(`# simulation speed: ${Math.round((s.value('gpu_tot_warp_insts') ?? 0) / ((Date.now() - started) / 1000))} warp instructions/s\n`);
   }
   printChecks(checks, out);
-  void err;
   return checks.every((c) => c.passed) ? ExitCode.ok : ExitCode.checkFailed;
 }
 
@@ -220,7 +218,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
     .action(async (file: string | undefined, opts) => {
       if (opts.accelsimTrace !== undefined) {
-        setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out, err));
+        setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out));
         return;
       }
       if (file === undefined) throw new InputError({ file: 'run' }, 'give a scenario file, or --accelsim-trace <dir>', 'scenario');
@@ -233,7 +231,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       const traceSpec = loaded.scenario.accelsimTrace;
       if (traceSpec !== undefined) {
         const gpu = loaded.scenario.gpu ?? { preset: 'gtx480', set: [] };
-        const code = await runTrace(resolvePath(loaded.baseDir, traceSpec.dir), gpu.preset ?? resolvePath(loaded.baseDir, gpu.gpgpusimConfig!), '.', { ...opts, unknownOpcode: traceSpec.unknownOpcode, configSet: [...gpu.set, ...opts.configSet] }, out, err, loaded);
+        const code = await runTrace(resolvePath(loaded.baseDir, traceSpec.dir), gpu.preset ?? resolvePath(loaded.baseDir, gpu.gpgpusimConfig!), '.', { ...opts, unknownOpcode: traceSpec.unknownOpcode, configSet: [...gpu.set, ...opts.configSet] }, out, loaded);
         setExit(code);
         return;
       }

@@ -220,12 +220,12 @@ export function buildGpu(config: GpuConfig, context: GpuContext, launches: reado
     engine.connect(`GPU.L2[${j}]`, 'dramReq', `GPU.DRAM[${ch}]`, `req[${sub}]`, one);
     engine.connect(`GPU.DRAM[${ch}]`, `rsp[${sub}]`, `GPU.L2[${j}]`, 'dramRsp', one);
   }
-  registerGpuStats(engine, config);
+  registerGpuStats(engine);
   return engine;
 }
 
 /** Sums of per-unit counters under GPGPU-Sim's names, and the GPU-level metrics. */
-function registerGpuStats(engine: Engine, config: GpuConfig): void {
+function registerGpuStats(engine: Engine): void {
   const stats = engine.stats;
   const sum = (suffix: string) => () => {
     let total = 0;
@@ -245,5 +245,4 @@ function registerGpuStats(engine: Engine, config: GpuConfig): void {
   for (const s of ['dram_reads', 'dram_writes', 'row_hits', 'row_misses', 'bytes']) stats.derived(`gpu_dram_${s.replace('dram_', '')}`, sum(`].${s}`), `sum of ${s} over DRAM channels`, 'count');
   const secs = () => engine.now / 1e12;
   stats.derived('gpu_dram_bandwidth_gbps', () => (secs() > 0 ? (stats.value('gpu_dram_bytes') ?? 0) / secs() / 1e9 : 0), 'achieved DRAM bandwidth', 'GB/s');
-  void config;
 }
