@@ -73,6 +73,8 @@ export interface DramChannelState {
   rrNext: number;
   readonly dram: DramChannel;
   readonly map: AddressMap;
+  /** Banks of the channel (decoded bank ids wrap modulo this). */
+  readonly banks: number;
   /** Unit clock cycle = model cycle + offset. */
   offset: number;
   /** Cycles after which an idle channel has no pending constraint (replay bound). */
@@ -168,7 +170,9 @@ function step(s: DramChannelState): void {
     const pl = m.payload;
     const d = s.map.decode(pl.addr);
     const write = m.kind === GpuKind.writeReq;
-    dram.push(m.id, d.bank, d.row, d.column, write, pl.size);
+    // A mapping may decode more bank bits than the chip has banks (onac32: 6 banks, 4 bank
+    // bits, paper 000 Table 4.3): the bank is the decoded id modulo the bank count.
+    dram.push(m.id, d.bank % s.banks, d.row, d.column, write, pl.size);
     s.bytes.value += pl.size;
     if (!write) s.reads.set(m.id, m);
   }
@@ -253,6 +257,7 @@ export const dramChannel = defineUnit<DramChannelParams>({
           rrNext: 0,
           dram,
           map: p.addressMap,
+          banks: p.dram.banks,
           offset: 0,
           horizon,
           reads: new Map(),

@@ -21,6 +21,16 @@ describe('every library kernel runs correctly on the timing model (gtx480)', () 
   });
 });
 
+describe('every preset runs the quickstart correctly', () => {
+  it.each(['gtx480', 'gtx480-elf', 'm2090', 'k20x', 'onac32', 'maxwell-cke', 'gtx1080ti'])('%s', (preset) => {
+    const r = runKernelScenarioTiming(loadScenario('scenarios/quickstart.yaml', [`gpu.preset=${preset}`]));
+    expect(r.passed).toBe(true);
+    expect(r.config.name).toBe(preset);
+    expect(r.engine.stats.value('GPU.SM[0].ISSUE.warp_insts')).toBeGreaterThan(0);
+    expect(r.engine.unitNames().filter((n) => /^GPU\.SM\[\d+\]\.ISSUE$/.test(n))).toHaveLength(r.config.sm.count);
+  });
+});
+
 describe('timing statistics', () => {
   it('counts the same thread instructions as the functional model, and the per-kernel stats add up', async () => {
     const loaded = loadScenario('scenarios/k-add-x-loops.yaml', ['mode=timing']);
