@@ -12,7 +12,7 @@
  * channel serves the sub-partitions of its partition.
  */
 import { InputError } from '../errors.ts';
-import { applyConfigOverrides, getPreset, importGpgpusimConfig, formatAddressMapping, maxWarpsPerSm, totalL2Slices, type GpuConfig } from '../config/index.ts';
+import { applyConfigOverrides, getPreset, importGpgpusimConfig, maxWarpsPerSm, totalL2Slices, type GpuConfig } from '../config/index.ts';
 import type { SourceLocation } from '../errors.ts';
 import { resolve } from 'node:path';
 import { Engine, type EngineOptions } from '../sim/engine.ts';
@@ -91,7 +91,7 @@ function cacheParams(g: GpuConfig['l2'] | GpuConfig['l1d']): CacheParams {
 /** The address map of a config (partition / bank / row / column decoding). */
 export function addressMapParams(config: GpuConfig): AddressMapParams {
   return {
-    mapping: formatAddressMapping(config.memPartitions.addressMapping),
+    mapping: config.memPartitions.addressMapping,
     channels: config.memPartitions.count,
     subPartitionsPerChannel: config.memPartitions.subPartitions,
     partitionIndexing: config.memPartitions.partitionIndexing === 'xor' ? 'xor' : 'consecutive',

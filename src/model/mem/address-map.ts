@@ -44,6 +44,7 @@
 
 import { InputError, type SourceLocation } from '../../errors.ts';
 import { choiceParam, intParam, isPow2, TWO_POW_32 } from './params.ts';
+import { parseAddressMapping as parseConfigAddressMapping } from '../../config/address-mapping.ts';
 
 /** Parsed `-gpgpu_mem_addr_mapping` string. Bit positions are listed from the field's lowest bit up. */
 export interface AddressMapping {
@@ -114,55 +115,13 @@ export class DecodedAddress {
 const FIELD = '-gpgpu_mem_addr_mapping';
 
 /**
- * Parses a `-gpgpu_mem_addr_mapping` string (see the file comment).
- * @throws InputError on an unknown character, a length other than 64 bits, `D` bits together
+ * Parses a `-gpgpu_mem_addr_mapping` string (see the file comment) with the config's parser
+ * (`src/config/address-mapping.ts`, the one parser of the format) into this module's form.
+ * @throws InputError on an unknown character, a mask other than 64 bits, `D` bits together
  *   with `dramid@`, or a bad `dramid@` value; the error names `source` and the option.
  */
 export function parseAddressMapping(text: string, source: SourceLocation = { file: '<gpgpu_mem_addr_mapping>' }): AddressMapping {
-  let body = text.trim();
-  let channelStart = -1;
-  const at = /^dramid@/i.exec(body);
-  if (at) {
-    const semi = body.indexOf(';');
-    const num = body.slice(at[0].length, semi < 0 ? undefined : semi).trim();
-    if (!/^\d+$/.test(num) || Number(num) > 63) {
-      throw new InputError(source, `dramid@ needs a bit position 0..63, got '${num}'`, FIELD);
-    }
-    channelStart = Number(num);
-    if (semi < 0) throw new InputError(source, `expected ';' after dramid@${num}`, FIELD);
-    body = body.slice(semi + 1);
-  } else {
-    const semi = body.indexOf(';');
-    if (semi >= 0) body = body.slice(semi + 1);
-  }
-  const fields: Record<'D' | 'B' | 'R' | 'C' | 'S', number[]> = { D: [], B: [], R: [], C: [], S: [] };
-  let bit = 63;
-  let count = 0;
-  for (const ch of body) {
-    if (ch === '.' || ch === '|' || ch === ' ') continue;
-    const u = ch.toUpperCase();
-    if (u !== '0' && u !== 'D' && u !== 'B' && u !== 'R' && u !== 'C' && u !== 'S') {
-      throw new InputError(source, `invalid address mapping character '${ch}' (expected R, B, C, S, D, 0, '.', '|' or ' ')`, FIELD);
-    }
-    count++;
-    if (bit < 0) continue;
-    if (u === 'D') {
-      if (channelStart >= 0) throw new InputError(source, `'D' bits cannot be combined with dramid@`, FIELD);
-      fields.D.push(bit);
-    } else if (u !== '0') fields[u as 'B' | 'R' | 'C' | 'S'].push(bit);
-    bit--;
-  }
-  if (count !== 64) throw new InputError(source, `address mapping must describe 64 bits, got ${count}`, FIELD);
-  const lowFirst = (a: number[]): number[] => a.slice().sort((x, y) => x - y);
-  const burst = lowFirst(fields.S);
-  return {
-    channelStart,
-    channelBits: lowFirst(fields.D),
-    bankBits: lowFirst(fields.B),
-    rowBits: lowFirst(fields.R),
-    columnBits: lowFirst([...fields.C, ...fields.S]),
-    burstBits: burst,
-  };
+  return normalizeMapping(parseConfigAddressMapping(text, source, FIELD), source);
 }
 
 /**

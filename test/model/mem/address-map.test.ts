@@ -34,9 +34,9 @@ describe('parseAddressMapping', () => {
   });
 
   it('rejects bad characters, wrong lengths, D with dramid@, and bad dramid values', () => {
-    expect(() => parseAddressMapping(GTX480_MAP.replace('RRRR.', 'RRXR.'))).toThrow(/invalid address mapping character 'X'/);
-    expect(() => parseAddressMapping(GTX480_MAP.slice(0, -1))).toThrow(/64 bits, got 63/);
-    expect(() => parseAddressMapping(GTX480_MAP + '0')).toThrow(/64 bits, got 65/);
+    expect(() => parseAddressMapping(GTX480_MAP.replace('RRRR.', 'RRXR.'))).toThrow(/unknown character 'X'/);
+    expect(() => parseAddressMapping(GTX480_MAP.slice(0, -1))).toThrow(/mask has 63 bits, expected 64/);
+    expect(() => parseAddressMapping(GTX480_MAP + '0')).toThrow(/mask longer than 64 bits/);
     expect(() => parseAddressMapping(GTX480_MAP.replace('CCSSSSSS', 'DCSSSSSS'))).toThrow(/cannot be combined/);
     expect(() => parseAddressMapping('dramid@x;' + GTX480_MAP.slice(9))).toThrow(InputError);
     const e = (() => {
