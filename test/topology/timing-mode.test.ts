@@ -31,6 +31,29 @@ describe('every preset runs the quickstart correctly', () => {
   });
 });
 
+describe('every warp scheduler policy of the registry drives the GPU correctly', () => {
+  it.each([
+    '{"kind":"lrr"}',
+    '{"kind":"gto"}',
+    '{"kind":"oldest"}',
+    '{"kind":"twoLevel","readyQueueSize":6,"inner":"rr","outer":"rr"}',
+    '{"kind":"twoLevel","readyQueueSize":4,"inner":"gto","outer":"gto"}',
+  ])('%s', (policy) => {
+    const loaded = loadScenario('scenarios/k-stencil-hotspot.yaml', ['mode=timing']);
+    const r = runKernelScenarioTiming(loaded, { configOverrides: [`policies.warpScheduler=${policy}`] });
+    expect(r.config.policies.warpScheduler).toEqual(JSON.parse(policy));
+    expect(r.passed).toBe(true);
+    expect(r.engine.pendingWork()).toEqual([]);
+  });
+
+  it('policies change timing: the cycle counts are not all equal', () => {
+    const cycles = ['{"kind":"lrr"}', '{"kind":"gto"}', '{"kind":"twoLevel","readyQueueSize":2,"inner":"rr","outer":"rr"}'].map(
+      (policy) => runKernelScenarioTiming(loadScenario('scenarios/k-stencil-hotspot.yaml', ['mode=timing']), { configOverrides: [`policies.warpScheduler=${policy}`] }).engine.stats.value('gpu_sim_cycle'),
+    );
+    expect(new Set(cycles).size).toBeGreaterThan(1);
+  });
+});
+
 describe('timing statistics', () => {
   it('counts the same thread instructions as the functional model, and the per-kernel stats add up', async () => {
     const loaded = loadScenario('scenarios/k-add-x-loops.yaml', ['mode=timing']);
