@@ -2,8 +2,8 @@
  * PTX numeric literals (PTX ISA 9.0 §4.5 "Constants") and their encoding into an operand type.
  *
  * Integer literals: decimal, hex `0x`, octal `0[0-7]+`, binary `0b`, optional `U` suffix; a
- * leading `-` is a separate token handled by the caller. Float literals: `0fXXXXXXXX` (exactly
- * eight hex digits, the IEEE binary32 bits), `0dXXXXXXXXXXXXXXXX` (binary64 bits), or decimal
+ * leading `-` is a separate token handled by the caller. Float literals: `0f` + 8 hex digits (exactly
+ * the IEEE binary32 bits), `0d` + 16 hex digits (binary64 bits), or decimal
  * with a fraction and/or exponent (`1.5`, `2e3`), which PTX treats as a double.
  */
 

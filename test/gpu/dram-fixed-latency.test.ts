@@ -7,28 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { AddressMap } from '../../src/model/mem/address-map.ts';
 import type { DramParams } from '../../src/model/mem/dram.ts';
 import { dramChannel, type DramChannelParams } from '../../machines/dram-channel/dram-channel.ts';
-import { engine1GHz, probe, probeOf, type ScriptItem } from '../machines/gpu-memory/harness.ts';
+import { engine1GHz, probe, probeOf, type ScriptItem, TEST_DRAM, TEST_MAPPING } from '../machines/gpu-memory/harness.ts';
 
-const MAPPING = '0'.repeat(42) + 'R'.repeat(12) + 'BB' + 'CC' + 'SSSSSS';
-const DRAM: DramParams = {
-  banks: 4,
-  tCCD: 1,
-  tRRD: 2,
-  tRCD: 5,
-  tRAS: 10,
-  tRP: 4,
-  tRC: 14,
-  tCL: 6,
-  tWL: 2,
-  tCDLR: 2,
-  tWR: 4,
-  burstLength: 8,
-  busWidthBytes: 4,
-  chipsPerChannel: 2,
-  dataCommandFreqRatio: 4, // BL/r = 2 cycles, atom = 64 bytes
-  scheduler: 'frFcfs',
-  queueSize: 8,
-};
+const MAPPING = TEST_MAPPING;
+const DRAM: DramParams = TEST_DRAM;
 
 function run(script: ScriptItem[], latencyCycles: number | undefined) {
   const e = engine1GHz();

@@ -9,28 +9,10 @@ import type { LsuDispatch, Writeback } from '../../../machines/gpu/messages.ts';
 import { StateSpace } from '../../../src/isa/ir.ts';
 import { AddressMap } from '../../../src/model/mem/address-map.ts';
 import type { DramParams } from '../../../src/model/mem/dram.ts';
-import { engine1GHz, probe, probeOf, type ScriptItem } from './harness.ts';
+import { engine1GHz, probe, probeOf, type ScriptItem, TEST_DRAM, TEST_MAPPING } from './harness.ts';
 
-const ROW_BANK_COL = '0'.repeat(42) + 'R'.repeat(12) + 'BB' + 'CC' + 'SSSSSS';
-const DRAM: DramParams = {
-  banks: 4,
-  tCCD: 1,
-  tRRD: 2,
-  tRCD: 5,
-  tRAS: 10,
-  tRP: 4,
-  tRC: 14,
-  tCL: 6,
-  tWL: 2,
-  tCDLR: 2,
-  tWR: 4,
-  burstLength: 8,
-  busWidthBytes: 4,
-  chipsPerChannel: 2,
-  dataCommandFreqRatio: 4,
-  scheduler: 'frFcfs',
-  queueSize: 8,
-};
+const ROW_BANK_COL = TEST_MAPPING;
+const DRAM: DramParams = TEST_DRAM;
 
 /** Links: ISSUE<->LSU<->L1D 1 cycle, L1D<->ICNT and ICNT<->L2 2 cycles, L2<->DRAM 1 cycle. */
 function gpu(scripts: ScriptItem[][], partitions: number, mapping: string) {

@@ -10,6 +10,7 @@ import type { Message } from '../../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../../src/messaging/port.ts';
 import { Engine } from '../../../src/sim/engine.ts';
 import { defineUnit, type UnitIo } from '../../../src/sim/unit.ts';
+import type { DramParams } from '../../../src/model/mem/dram.ts';
 
 /** One scripted send. */
 export interface ScriptItem {
@@ -136,3 +137,27 @@ export function memOf(e: Engine, name: string): FakeMemState {
 export function arrivalCycles(e: Engine, name: string): number[] {
   return probeOf(e, name).received.map((r) => r.cycle);
 }
+
+/** Test address mapping: 42 unused bits, row bits 10..21, bank bits 8..9, column bits 6..7, burst bits 0..5. */
+export const TEST_MAPPING = '0'.repeat(42) + 'R'.repeat(12) + 'BB' + 'CC' + 'SSSSSS';
+
+/** Small DRAM timing set shared by the memory-unit tests (BL/r = 2 cycles, atom = 64 bytes). */
+export const TEST_DRAM: DramParams = {
+  banks: 4,
+  tCCD: 1,
+  tRRD: 2,
+  tRCD: 5,
+  tRAS: 10,
+  tRP: 4,
+  tRC: 14,
+  tCL: 6,
+  tWL: 2,
+  tCDLR: 2,
+  tWR: 4,
+  burstLength: 8,
+  busWidthBytes: 4,
+  chipsPerChannel: 2,
+  dataCommandFreqRatio: 4,
+  scheduler: 'frFcfs',
+  queueSize: 8,
+};

@@ -6,7 +6,7 @@ import type { GpuMemRequest, GpuMemResponse } from '../../../machines/gpu/messag
 import { AddressMap } from '../../../src/model/mem/address-map.ts';
 import type { CacheParams } from '../../../src/model/mem/cache.ts';
 import type { DramParams } from '../../../src/model/mem/dram.ts';
-import { engine1GHz, fakeMem, memOf, probe, probeOf, type ScriptItem } from './harness.ts';
+import { engine1GHz, fakeMem, memOf, probe, probeOf, type ScriptItem, TEST_DRAM, TEST_MAPPING } from './harness.ts';
 
 const rd = (cycle: number, addr: number, sm = 0, extra: Partial<GpuMemRequest> = {}): ScriptItem => ({ cycle, kind: 'mem.readReq', payload: { addr, size: 128, sm, ...extra } });
 const wr = (cycle: number, addr: number, sm = 0): ScriptItem => ({ cycle, kind: 'mem.writeReq', payload: { addr, size: 128, sm } });
@@ -175,27 +175,8 @@ describe('l2Slice', () => {
   });
 });
 
-/** 42 unused bits, row bits 10..21, bank bits 8..9, column bits 6..7, burst bits 0..5. */
-const MAPPING = '0'.repeat(42) + 'R'.repeat(12) + 'BB' + 'CC' + 'SSSSSS';
-const DRAM: DramParams = {
-  banks: 4,
-  tCCD: 1,
-  tRRD: 2,
-  tRCD: 5,
-  tRAS: 10,
-  tRP: 4,
-  tRC: 14,
-  tCL: 6,
-  tWL: 2,
-  tCDLR: 2,
-  tWR: 4,
-  burstLength: 8,
-  busWidthBytes: 4,
-  chipsPerChannel: 2,
-  dataCommandFreqRatio: 4, // BL/r = 2 cycles, atom = 64 bytes
-  scheduler: 'frFcfs',
-  queueSize: 8,
-};
+const MAPPING = TEST_MAPPING;
+const DRAM: DramParams = TEST_DRAM;
 
 describe('dramChannel', () => {
   function run(script: ScriptItem[], over: Partial<DramParams> = {}) {
