@@ -68,6 +68,8 @@ export interface SmIssueParams {
   readonly policyOptions: Omit<WarpSchedulerPolicyOptions, 'numSlots'>;
   /** Execution pipelines (the issue-side view of their initiation intervals). */
   readonly exec: ExecUnitsParams;
+  /** Wake every cycle instead of sleeping when nothing can change (verification only). */
+  readonly pollEveryCycle?: boolean;
 }
 
 
@@ -118,6 +120,13 @@ export interface SmIssueState {
   readonly flagsByLocal: Int32Array;
   /** Scheduler idle-time states, warp states and stall kinds of the whole SM. */
   readonly sched: SchedStatsCounters;
+  /** Each scheduler's warp flags in the last issue cycle (replayed for cycles slept through). */
+  readonly lastFlags: Int32Array[];
+  readonly lastCount: Int32Array;
+  /** Some warp was ready or blocked only by a busy unit in this cycle: poll next cycle. */
+  mustPoll: boolean;
+  /** Cycle after which the unit slept with nothing able to change without a message, or -1. */
+  sleptAt: number;
   readonly drainTags: Int32Array;
   /** Memory instructions in flight, and the issue cycle of each by sequence number (AMAT). */
   memInFlight: number;
@@ -363,6 +372,7 @@ function step(s: SmIssueState): void {
     return;
   }
   const elapsed = s.lastCycle < 0 ? 1 : cycle - s.lastCycle;
+  if (s.sleptAt >= 0) replaySleep(s, cycle);
   s.lastCycle = cycle;
   const ports = s.ports;
   let msg: Message | undefined;
@@ -384,10 +394,13 @@ function step(s: SmIssueState): void {
   s.stats.cycles.value += elapsed;
   // Retire pipeline completions from the issue-side view (keeps its queue short).
   s.exec.drain(cycle, s.drainTags);
+  s.mustPoll = false;
+  const issueCycle = cycle % s.p.issueIntervalCycles === 0;
+  const issuedBefore = s.stats.warpInsts.value;
   if (s.liveWarps > 0) {
     s.stats.activeCycles.value++;
     if (s.exec.inFlight() > 0) s.amatOverlapped.value += s.memInFlight;
-    if (cycle % s.p.issueIntervalCycles === 0) {
+    if (issueCycle) {
       for (let k = 0; k < s.p.schedulers; k++) {
         // Each scheduler sees only its own warps' flags (flagsByLocal is per scheduler pass).
         scheduleCycle(s, k, cycle);
@@ -399,7 +412,33 @@ function step(s: SmIssueState): void {
     const ws = s.slots[slot]!;
     if (ws.warp !== null && !ws.exited && !ws.fetchPending && s.ibuf.isEmpty(slot)) requestFetch(s, slot);
   }
-  if (s.liveWarps > 0 || ports.cta.length > 0) io.wakeInCycles(1);
+  if (s.liveWarps > 0 || ports.cta.length > 0) {
+    // Sleep when nothing can change without a message: no warp ready or blocked by a busy
+    // unit, nothing issued, no CTA waiting. Write-backs, decoded instructions, CTAs and port
+    // room wake the unit; the cycles slept through are accounted when it wakes (replaySleep).
+    if (issueCycle && s.liveWarps > 0 && ports.cta.length === 0 && !s.mustPoll && s.stats.warpInsts.value === issuedBefore && !s.p.pollEveryCycle) s.sleptAt = cycle;
+    else io.wakeInCycles(1);
+  }
+}
+
+/**
+ * Accounts the cycles between falling asleep and this wake exactly as if the unit had run each
+ * of them: pipeline drains, active cycles, AMAT overlap, and each issue cycle's scheduler and
+ * warp states (unchanged while asleep, since only messages could change them).
+ */
+function replaySleep(s: SmIssueState, cycle: number): void {
+  const interval = s.p.issueIntervalCycles;
+  for (let c = s.sleptAt + 1; c < cycle; c++) {
+    s.exec.drain(c, s.drainTags);
+    s.stats.activeCycles.value++;
+    if (s.exec.inFlight() > 0) s.amatOverlapped.value += s.memInFlight;
+    if (c % interval !== 0) continue;
+    for (let k = 0; k < s.p.schedulers; k++) {
+      const n = s.lastCount[k]!;
+      if (n > 0) s.sched.recordCycle(s.lastFlags[k]!, n);
+    }
+  }
+  s.sleptAt = -1;
 }
 
 /**
@@ -424,8 +463,14 @@ function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
     flags[count] = f;
     live[count++] = i;
   }
+  s.lastCount[k] = count;
   if (count === 0) return;
+  s.lastFlags[k]!.set(flags.subarray(0, count));
   s.sched.recordCycle(flags, count);
+  for (let i = 0; i < count; i++) {
+    const f = flags[i]!;
+    if ((f & NOT_READY) === 0 || (f & WarpFlag.UnitBusy) !== 0) s.mustPoll = true;
+  }
   const n = s.policies[k]!.order(sw, s.scratch);
   let issued = 0;
   for (let i = 0; i < n && issued < s.p.issueWidth; i++) {
@@ -524,6 +569,10 @@ export const smIssue = defineUnit<SmIssueParams>({
           liveLocal: new Int32Array(perSched),
           flagsByLocal: new Int32Array(perSched),
           sched: new SchedStatsCounters(),
+          lastFlags: Array.from({ length: p.schedulers }, () => new Int32Array(perSched)),
+          lastCount: new Int32Array(p.schedulers),
+          mustPoll: false,
+          sleptAt: -1,
           drainTags: new Int32Array(256),
           memInFlight: 0,
           memIssueCycle: new Map(),

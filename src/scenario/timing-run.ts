@@ -29,6 +29,8 @@ export interface TimingRunOptions {
   readonly onEngine?: (engine: Engine) => void;
   /** Called about every 64k events (progress). */
   readonly onProgress?: (engine: Engine) => void;
+  /** Issue stages wake every cycle instead of sleeping (verification of the sleep logic). */
+  readonly pollEveryCycle?: boolean;
 }
 
 /** Outcome of a timing run. */
@@ -100,7 +102,7 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
     };
   });
   const sampleIntervalPs = scenario.sampleInterval === undefined ? 0 : parseDuration(scenario.sampleInterval, source.locate(['sampleInterval']), 'sampleInterval');
-  const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine });
+  const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, options.pollEveryCycle ?? false);
   options.onEngine?.(engine);
   runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress);
   const final = readBackBuffers(loaded, prepared);

@@ -56,7 +56,7 @@ export function tagArrayParams(g: GpuConfig['l1i']): TagArrayParams {
 }
 
 /** Parameters of every SM-side unit of SM `smId`. */
-export function smUnitParams(config: GpuConfig, context: GpuContext, smId: number): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
+export function smUnitParams(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
   const exec = execUnitsParams(config);
   const ws = config.policies.warpScheduler;
   const maxWarps = maxWarpsPerSm(config);
@@ -73,6 +73,7 @@ export function smUnitParams(config: GpuConfig, context: GpuContext, smId: numbe
       policy: ws.kind,
       policyOptions: ws.kind === 'twoLevel' ? { readyQueueSize: ws.readyQueueSize, inner: ws.inner, outer: ws.outer } : {},
       exec,
+      pollEveryCycle,
     },
     fetch: {
       fetchWidth: config.sm.fetchWidth,

@@ -107,8 +107,9 @@ function hz(mhz: number): number {
 /**
  * Creates the engine with every GPU unit and link (not started).
  * @param launches kernels for the SM Work Manager, in launch order
+ * @param pollEveryCycle issue stages wake every cycle instead of sleeping (verification only)
  */
-export function buildGpu(config: GpuConfig, context: GpuContext, launches: readonly KernelLaunchPlan[], options: EngineOptions = {}): Engine {
+export function buildGpu(config: GpuConfig, context: GpuContext, launches: readonly KernelLaunchPlan[], options: EngineOptions = {}, pollEveryCycle = false): Engine {
   const engine = new Engine(options);
   engine.addClock('core', hz(config.clocks.core));
   engine.addClock('icnt', hz(config.clocks.icnt));
@@ -131,7 +132,7 @@ export function buildGpu(config: GpuConfig, context: GpuContext, launches: reado
 
   for (let i = 0; i < nSm; i++) {
     const sm = `GPU.SM[${i}]`;
-    const p = smUnitParams(config, context, i);
+    const p = smUnitParams(config, context, i, pollEveryCycle);
     engine.addUnit(`${sm}.FETCH`, smFetch, 'core', p.fetch);
     engine.addUnit(`${sm}.DECODE`, smDecode, 'core', p.decode);
     engine.addUnit(`${sm}.ISSUE`, smIssue, 'core', p.issue);

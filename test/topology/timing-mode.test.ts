@@ -54,6 +54,22 @@ describe('every warp scheduler policy of the registry drives the GPU correctly',
   });
 });
 
+describe('the issue stage sleeps when nothing can change, without changing any result', () => {
+  it.each(['k-pointer-chase.yaml', 'k-bfs-level.yaml', 'k-reduce-smem.yaml', 'quickstart.yaml'])('%s: every statistic equals the every-cycle run', (file) => {
+    const run = (poll: boolean) => {
+      const r = runKernelScenarioTiming(loadScenario(`scenarios/${file}`, ['mode=timing']), { pollEveryCycle: poll });
+      const json = r.engine.stats.toJSON();
+      const events = json['engine.actor_events'] as number;
+      for (const k of Object.keys(json)) if (k.startsWith('engine.')) delete json[k];
+      return { json, events };
+    };
+    const sleeping = run(false);
+    const polling = run(true);
+    expect(sleeping.json).toEqual(polling.json);
+    expect(sleeping.events).toBeLessThan(polling.events);
+  });
+});
+
 describe('timing statistics', () => {
   it('counts the same thread instructions as the functional model, and the per-kernel stats add up', async () => {
     const loaded = loadScenario('scenarios/k-add-x-loops.yaml', ['mode=timing']);
