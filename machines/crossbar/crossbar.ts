@@ -10,11 +10,10 @@
  * last winner (round robin). A head that loses, or whose output port is full, blocks its input
  * (head-of-line blocking), counted as a conflict cycle.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { MemKind, type MemRequest } from '../mem-messages.ts';
 
 /** Parameters of {@link crossbar}. */
@@ -155,11 +154,8 @@ export const crossbar = defineUnit<CrossbarParams>({
     { name: 'response_conflicts', unit: 'cycles', description: 'input-cycles a response head lost arbitration or found its output full' },
   ],
   logic: (params) =>
-    fromTransition(
-      (state: CrossbarState, event: { type: string }) => {
-        if (event.type === 'wake') step(state);
-        return state;
-      },
+    wakeLogic(
+      step,
       ({ input }: { input: UnitIo }): CrossbarState => ({
         io: input,
         params,

@@ -31,7 +31,6 @@
  *
  * Sources: GPGPU-Sim `dram_t::cycle`, `frfcfs_scheduler`; `src/model/mem/dram.ts`.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
 import { Fifo } from '../../src/messaging/fifo.ts';
@@ -40,7 +39,7 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { AddressMap } from '../../src/model/mem/address-map.ts';
 import { DramChannel, deriveDramTimings, type DramParams } from '../../src/model/mem/dram.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
 import { memPacketBytes } from '../gpu-interconnect/packet.ts';
 
@@ -224,11 +223,8 @@ export const dramChannel = defineUnit<DramChannelParams>({
     { name: 'achieved_bandwidth', unit: 'GB/s', description: 'bytes / simulated time' },
   ],
   logic: (p) =>
-    fromTransition(
-      (s: DramChannelState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): DramChannelState => {
         const dram = new DramChannel(p.dram);
         const t = p.dram;

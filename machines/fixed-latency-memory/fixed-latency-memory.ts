@@ -8,14 +8,13 @@
  * Answers leave on `rsp` in order; when `rsp` is full the pipeline holds them and counts stall
  * cycles. Data is kept in a sparse word store so reads return what was written.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { Fifo } from '../../src/messaging/fifo.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter, Histogram } from '../../src/stats/registry.ts';
 import { observe } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { MemKind, type MemRequest, type MemResponse } from '../mem-messages.ts';
 
 /** Parameters of {@link fixedLatencyMemory}. */
@@ -116,11 +115,8 @@ export const fixedLatencyMemory = defineUnit<FixedLatencyMemoryParams>({
     { name: 'occupancy', unit: 'requests', description: 'requests queued or in the pipeline (time series, sampled)' },
   ],
   logic: (params) =>
-    fromTransition(
-      (state: FixedLatencyMemoryState, event: { type: string }) => {
-        if (event.type === 'wake') step(state);
-        return state;
-      },
+    wakeLogic(
+      step,
       ({ input }: { input: UnitIo }): FixedLatencyMemoryState => {
         const req = input.in('req');
         const pipeline = new Fifo<InFlight>(16);

@@ -20,12 +20,11 @@
  * response end to end, and the L1D matches atomic responses by it). Posted writes get no
  * response and are not remembered.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
 
 /** Parameters of {@link gpuInterconnect} (filled by the GPU topology builder). */
@@ -162,11 +161,8 @@ export const gpuInterconnect = defineUnit<GpuInterconnectParams>({
     { name: 'response_conflicts', unit: 'cycles', description: 'input-cycles a response head lost arbitration or found its output full' },
   ],
   logic: (p) =>
-    fromTransition(
-      (s: GpuInterconnectState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): GpuInterconnectState => ({
         io,
         p,

@@ -32,14 +32,13 @@
  * Sources: paper 001 §2.1/§3.3 (reservation failures), paper 004 §2.2; GPGPU-Sim `l1_cache`,
  * `data_cache::access`, `ldst_unit::memory_cycle`.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
 import { Fifo } from '../../src/messaging/fifo.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME, ResFailReason, type CacheParams } from '../../src/model/mem/cache.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
 import { memPacketBytes } from '../gpu-interconnect/packet.ts';
 
@@ -309,11 +308,8 @@ export const l1d = defineUnit<L1dParams>({
     { name: 'l1d_atomics', unit: 'count', description: 'atomics forwarded to L2 (bypass)' },
   ],
   logic: (p) =>
-    fromTransition(
-      (s: L1dState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): L1dState => {
         if (!(Number.isInteger(p.l1dLatency) && p.l1dLatency >= 1)) throw new SimulationError(`${io.name}: l1dLatency must be an integer >= 1, got ${p.l1dLatency}`);
         const ctrl = new CacheController(p.cache);

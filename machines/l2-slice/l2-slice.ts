@@ -32,7 +32,6 @@
  * Sources: GPGPU-Sim `memory_sub_partition` (ROP queue, `L2_dram_queue`, `dram_L2_queue`),
  * `l2_cache` / `data_cache` write-back + write-allocate (`-gpgpu_cache:dl2 ...,L:B:m:W:L`).
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
 import { Fifo } from '../../src/messaging/fifo.ts';
@@ -40,7 +39,7 @@ import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME, type CacheParams } from '../../src/model/mem/cache.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
 import { memPacketBytes } from '../gpu-interconnect/packet.ts';
 import { registerCacheStats } from '../l1d/l1d.ts';
@@ -295,11 +294,8 @@ export const l2Slice = defineUnit<L2SliceParams>({
     { name: 'l2_atomics', unit: 'count', description: 'atomics performed' },
   ],
   logic: (p) =>
-    fromTransition(
-      (s: L2SliceState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): L2SliceState => {
         if (!(Number.isInteger(p.ropLatency) && p.ropLatency >= 0)) throw new SimulationError(`${io.name}: ropLatency must be an integer >= 0, got ${p.ropLatency}`);
         const ctrl = new CacheController(p.cache);

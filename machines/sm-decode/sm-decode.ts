@@ -3,11 +3,10 @@
  * to ISSUE, one cycle after they arrive (the link latency), so fetch -> decode -> iBuffer is a
  * two-stage front end as in GPGPU-Sim (fetch, then decode into the iBuffer).
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type FetchedInsts } from '../gpu/messages.ts';
 
 /** Parameters of {@link smDecode}. */
@@ -53,11 +52,8 @@ export const smDecode = defineUnit<SmDecodeParams>({
   ],
   stats: [{ name: 'decoded', unit: 'count', description: 'instructions decoded' }],
   logic: (p) =>
-    fromTransition(
-      (s: SmDecodeState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): SmDecodeState => ({ io, width: p.decodeWidth, inp: io.in('in'), out: io.out('out'), lastCycle: -1, decoded: io.counter('decoded', 'instructions decoded') }),
     ),
 });

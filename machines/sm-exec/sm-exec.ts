@@ -7,12 +7,11 @@
  * Initiation intervals are enforced at issue (ISSUE keeps the pipelines' acceptance view); this
  * unit times completions and returns all write-backs of a cycle in one message.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type ExecDispatch, type Writeback } from '../gpu/messages.ts';
 
 /** Parameters of {@link smExec}. */
@@ -78,11 +77,8 @@ export const smExec = defineUnit<SmExecParams>({
   ],
   stats: [{ name: '<unit>_insts', unit: 'count', description: 'instructions executed per unit' }],
   logic: (p) =>
-    fromTransition(
-      (s: SmExecState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): SmExecState => ({
         io,
         inp: io.in('in'),

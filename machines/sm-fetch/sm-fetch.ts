@@ -11,13 +11,12 @@
  *
  * Source: 002 §3 (fetch brings 2 instructions), 004 §2.2; GPGPU-Sim shader_core_ctx::fetch.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { ProbeStatus, TagArray, type TagArrayParams } from '../../src/model/mem/tag-array.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type FetchedInsts, type FetchReq } from '../gpu/messages.ts';
 
 /** Bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
@@ -146,11 +145,8 @@ export const smFetch = defineUnit<SmFetchParams>({
     { name: 'l1i_pending_hits', unit: 'count', description: 'fetches that waited for a line already being filled' },
   ],
   logic: (p) =>
-    fromTransition(
-      (s: SmFetchState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): SmFetchState => ({
         io,
         p,

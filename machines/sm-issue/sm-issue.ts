@@ -25,7 +25,6 @@
  * Sources: 000 ch. 2 and §3.2 (schedulers), 002 ch. 3 (fetch/decode/iBuffer/scoreboard),
  * GPGPU-Sim shader_core_ctx::issue / scheduler_unit::cycle.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
 import { WarpStepInfo } from '../../src/functional/index.ts';
@@ -41,7 +40,7 @@ import { Scoreboard, ScoreboardHazard } from '../../src/model/sm/scoreboard.ts';
 import { hazardFlags, SchedStatsCounters, SCHEDULER_STATE_NAME, STALL_KIND_NAME, WARP_STATE_NAME, WarpFlag } from '../../src/model/sm/sched-stats.ts';
 import { createWarpSchedulerPolicy, type SchedulerWarps, type WarpProbe, type WarpSchedulerPolicy, type WarpSchedulerPolicyOptions } from '../../src/model/sm/warp-scheduler.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import type { GpuContext, KernelEntry, TimingCta, TimingWarp } from '../gpu/context.ts';
 import { GpuKind, type CtaDispatch, type CtaDone, type ExecDispatch, type FetchedInsts, type FetchReq, type LsuDispatch, type Writeback } from '../gpu/messages.ts';
 
@@ -526,11 +525,8 @@ export const smIssue = defineUnit<SmIssueParams>({
     { name: 'alu_load / mem_load', unit: 'instructions', description: 'time series: ALU and MEM instructions issued per sampling interval (000 §3.5.4)' },
   ],
   logic: (p) =>
-    fromTransition(
-      (s: SmIssueState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): SmIssueState => {
         let stateRef: SmIssueState | null = null;
         const perSched = Math.ceil(p.maxWarps / p.schedulers);

@@ -29,7 +29,6 @@
  * Sources: paper 004 §2.2 (Fermi memory pipeline), GPGPU-Sim `ldst_unit` (`shared_cycle`,
  * `constant_cycle`, `memory_cycle`) and `warp_inst_t::generate_mem_accesses`.
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
 import { StateSpace, STATE_SPACE_NAME } from '../../src/isa/ir.ts';
@@ -38,7 +37,7 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { CoalescedAccesses, Coalescer, type CoalescerParams } from '../../src/model/mem/coalescer.ts';
 import { SharedMemBanks, type SharedMemBankParams } from '../../src/model/mem/shared-mem-banks.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type LsuDispatch, type Writeback } from '../gpu/messages.ts';
 import { memPacketBytes } from '../gpu-interconnect/packet.ts';
 
@@ -283,11 +282,8 @@ export const smLsu = defineUnit<SmLsuParams>({
     { name: 'stage_stall_cycles', unit: 'cycles', description: 'cycles the memory stage could not send a transaction (l1dReq full)' },
   ],
   logic: (p) =>
-    fromTransition(
-      (s: SmLsuState, e: { type: string }) => {
-        if (e.type === 'wake') step(s);
-        return s;
-      },
+    wakeLogic(
+      step,
       ({ input: io }: { input: UnitIo }): SmLsuState => {
         if (!(Number.isInteger(p.l1dPortWidth) && p.l1dPortWidth >= 1)) throw new SimulationError(`${io.name}: l1dPortWidth must be an integer >= 1, got ${p.l1dPortWidth}`);
         if (!(p.sharedMemLatency >= 1 && p.constLatency >= 1)) throw new SimulationError(`${io.name}: sharedMemLatency and constLatency must be >= 1 cycle`);

@@ -7,13 +7,12 @@
  * (addr = base + k * strideBytes, wrapping at footprintBytes) and `random` (uniform over the
  * footprint, aligned to strideBytes, from the instance's seeded PRNG).
  */
-import { fromTransition } from 'xstate';
 import { z } from 'zod';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter, Histogram } from '../../src/stats/registry.ts';
 import { observe } from '../../src/stats/registry.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { CtrlKind, MemKind, type MemRequest } from '../mem-messages.ts';
 
 /** Parameters of {@link trafficGenerator}. */
@@ -133,11 +132,8 @@ export const trafficGenerator = defineUnit<TrafficGeneratorParams>({
     { name: 'latency', unit: 'cycles', description: 'round-trip latency histogram' },
   ],
   logic: (params) =>
-    fromTransition(
-      (state: TrafficGeneratorState, event: { type: string }) => {
-        if (event.type === 'wake') step(state);
-        return state;
-      },
+    wakeLogic(
+      step,
       ({ input }: { input: UnitIo }): TrafficGeneratorState => ({
         io: input,
         params,

@@ -7,7 +7,7 @@
  * {@link UnitIo} as the actor's `input`: the unit's only window on the world. Units never hold
  * each other's actor refs; they send on ports.
  */
-import type { AnyActorLogic } from 'xstate';
+import { fromTransition, type AnyActorLogic } from 'xstate';
 import type { z } from 'zod';
 import type { InPort, OutPort } from '../messaging/port.ts';
 import type { Counter, Histogram, StatsRegistry, TimeSeries } from '../stats/registry.ts';
@@ -69,6 +69,21 @@ export interface UnitDefinition<P = any> {
 /** Identity helper that keeps the params type of a unit definition. */
 export function defineUnit<P>(definition: UnitDefinition<P>): UnitDefinition<P> {
   return definition;
+}
+
+/**
+ * Actor logic of a batch-delivery datapath unit: `step(state)` runs on every `wake` (the only
+ * event the engine sends such a unit); the state is created by `initial` from the unit's
+ * {@link UnitIo} and mutated in place, so the hot path allocates nothing (DESIGN.md §3).
+ */
+export function wakeLogic<S>(step: (state: S) => void, initial: ({ input }: { input: UnitIo }) => S) {
+  return fromTransition(
+    (state: S, event: { type: string }) => {
+      if (event.type === 'wake') step(state);
+      return state;
+    },
+    initial,
+  );
 }
 
 /** A span of activity on a unit, for traces (busy interval, outstanding request, stall). */
