@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { MemKind, type MemRequest } from '../mem-messages.ts';
+import { MemKind, type MemRequest } from '../../src/protocol/mem.ts';
 
 /** Parameters of {@link crossbar}. */
 export const crossbarParams = z
@@ -139,7 +139,7 @@ export const crossbar = defineUnit<CrossbarParams>({
   kind: 'crossbar',
   description: 'Input-queued crossbar with request and response networks, address-interleaved routing and round-robin arbitration per output.',
   source: 'GPGPU-Sim simple crossbar interconnect (-network_mode 2); round-robin arbiter',
-  params: crossbarParams,
+  spec: crossbarParams,
   delivery: 'batch',
   ports: [
     { name: 'in', direction: 'in', description: 'requests from requester i', messageKinds: [MemKind.readReq, MemKind.writeReq], countParam: 'inputs', capacity: 'bufferDepth' },

@@ -40,8 +40,7 @@ import type { AddressMap } from '../../src/model/mem/address-map.ts';
 import { DramChannel, deriveDramTimings, type DramParams } from '../../src/model/mem/dram.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
-import { memPacketBytes } from '../gpu-interconnect/packet.ts';
+import { GpuKind, type GpuMemRequest, type GpuMemResponse, memPacketBytes } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link dramChannel} (filled by the GPU topology builder). */
 export interface DramChannelParams {
@@ -204,7 +203,7 @@ export const dramChannel = defineUnit<DramChannelParams>({
   kind: 'dramChannel',
   description: 'GDDR memory channel: address decode, banks and bank groups with row buffers, GDDR5 timing, FR-FCFS or FIFO scheduling; reads answered with mem.rsp, writes posted.',
   source: 'GPGPU-Sim dram_t / frfcfs_scheduler; src/model/mem/dram.ts',
-  params: z.custom<DramChannelParams>((v) => typeof v === 'object' && v !== null && 'dram' in v && 'addressMap' in v, 'built by the GPU topology'),
+  spec: z.custom<DramChannelParams>((v) => typeof v === 'object' && v !== null && 'dram' in v && 'addressMap' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'req', direction: 'in', description: 'line reads and write-backs from L2 sub-partition k (held here while the scheduler queue is full)', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'subPartitions', capacity: 4 },

@@ -13,7 +13,7 @@
 import { assign, setup } from 'xstate';
 import { z } from 'zod';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
-import { CtrlKind } from '../mem-messages.ts';
+import { CtrlKind } from '../../src/protocol/mem.ts';
 
 /** Parameters of {@link dutyCycleController}. */
 export const dutyCycleControllerParams = z
@@ -88,7 +88,7 @@ export const dutyCycleController = defineUnit<DutyCycleControllerParams>({
   kind: 'dutyCycleController',
   description: 'Control statechart: sends ctrl.pause / ctrl.resume to its targets on a fixed duty cycle for a number of periods.',
   source: 'example control unit (DESIGN.md §3: control logic is a statechart)',
-  params: dutyCycleControllerParams,
+  spec: dutyCycleControllerParams,
   delivery: 'perMessage',
   ports: [{ name: 'ctrl', direction: 'out', description: 'pause/resume commands to target i', messageKinds: [CtrlKind.pause, CtrlKind.resume], countParam: 'targets', capacity: 2 }],
   stats: [],

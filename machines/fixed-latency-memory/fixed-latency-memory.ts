@@ -15,7 +15,7 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter, Histogram } from '../../src/stats/registry.ts';
 import { observe } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { MemKind, type MemRequest, type MemResponse } from '../mem-messages.ts';
+import { MemKind, type MemRequest, type MemResponse } from '../../src/protocol/mem.ts';
 
 /** Parameters of {@link fixedLatencyMemory}. */
 export const fixedLatencyMemoryParams = z
@@ -101,7 +101,7 @@ export const fixedLatencyMemory = defineUnit<FixedLatencyMemoryParams>({
   kind: 'fixedLatencyMemory',
   description: 'Pipelined memory with a fixed latency and a bounded request queue; answers mem.readReq/mem.writeReq with mem.rsp.',
   source: 'generic model (the machines/README.md walkthrough)',
-  params: fixedLatencyMemoryParams,
+  spec: fixedLatencyMemoryParams,
   delivery: 'batch',
   ports: [
     { name: 'req', direction: 'in', description: 'requests; capacity = queueDepth', messageKinds: [MemKind.readReq, MemKind.writeReq], capacity: 'queueDepth' },

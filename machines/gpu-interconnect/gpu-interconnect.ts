@@ -25,7 +25,7 @@ import { SimulationError } from '../../src/errors.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
+import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link gpuInterconnect} (filled by the GPU topology builder). */
 export interface GpuInterconnectParams {
@@ -146,7 +146,7 @@ export const gpuInterconnect = defineUnit<GpuInterconnectParams>({
   kind: 'gpuInterconnect',
   description: 'SM <-> L2 crossbar with request and response networks: requests routed by partitionOf(addr), responses by SM; one packet per output per cycle, round-robin arbitration.',
   source: 'GPGPU-Sim local crossbar (-network_mode 2, two subnetworks); MGPUSim switch',
-  params: z.custom<GpuInterconnectParams>((v) => typeof v === 'object' && v !== null && 'partitionOf' in v && 'sms' in v, 'built by the GPU topology'),
+  spec: z.custom<GpuInterconnectParams>((v) => typeof v === 'object' && v !== null && 'partitionOf' in v && 'sms' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'smIn', direction: 'in', description: 'requests from SM i (its L1D)', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'sms', capacity: 'bufferDepth' },

@@ -39,8 +39,7 @@ import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME, ResFailReason, type CacheParams } from '../../src/model/mem/cache.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
-import { memPacketBytes } from '../gpu-interconnect/packet.ts';
+import { GpuKind, type GpuMemRequest, type GpuMemResponse, memPacketBytes } from '../../src/protocol/gpu.ts';
 
 /**
  * Parameters of {@link l1d} (filled by the GPU topology builder). GTX480:
@@ -290,7 +289,7 @@ export const l1d = defineUnit<L1dParams>({
   kind: 'l1d',
   description: 'SM L1 data cache: tag array, MSHRs and miss queue (CacheController); hit latency, MSHR merging, reservation failures as back-pressure, Fermi write-evict/no-allocate, atomics bypassed to L2.',
   source: 'paper 001 §2.1/§3.3; GPGPU-Sim l1_cache / data_cache::access',
-  params: z.custom<L1dParams>((v) => typeof v === 'object' && v !== null && 'cache' in v && 'l1dLatency' in v, 'built by the GPU topology'),
+  spec: z.custom<L1dParams>((v) => typeof v === 'object' && v !== null && 'cache' in v && 'l1dLatency' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'req', direction: 'in', description: 'transactions from the LSU; a reservation failure leaves the head here', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 8 },

@@ -40,8 +40,7 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME, type CacheParams } from '../../src/model/mem/cache.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../gpu/messages.ts';
-import { memPacketBytes } from '../gpu-interconnect/packet.ts';
+import { GpuKind, type GpuMemRequest, type GpuMemResponse, memPacketBytes } from '../../src/protocol/gpu.ts';
 import { registerCacheStats } from '../l1d/l1d.ts';
 
 /**
@@ -275,7 +274,7 @@ export const l2Slice = defineUnit<L2SliceParams>({
   kind: 'l2Slice',
   description: 'L2 cache slice of one memory sub-partition: ROP delay, write-back write-allocate CacheController, atomics as read-modify-write, read misses and dirty write-backs to DRAM.',
   source: 'GPGPU-Sim memory_sub_partition (rop_latency, L2 queues), l2_cache write-back/write-allocate',
-  params: z.custom<L2SliceParams>((v) => typeof v === 'object' && v !== null && 'cache' in v && 'ropLatency' in v, 'built by the GPU topology'),
+  spec: z.custom<L2SliceParams>((v) => typeof v === 'object' && v !== null && 'cache' in v && 'ropLatency' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'req', direction: 'in', description: 'requests from the interconnect', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 8 },

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type FetchedInsts } from '../gpu/messages.ts';
+import { GpuKind, type FetchedInsts } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link smDecode}. */
 export interface SmDecodeParams {
@@ -44,7 +44,7 @@ export const smDecode = defineUnit<SmDecodeParams>({
   kind: 'smDecode',
   description: 'SM decode stage: forwards up to decodeWidth fetched groups per cycle into the iBuffers.',
   source: 'GPGPU-Sim shader_core_ctx::decode',
-  params: z.object({ decodeWidth: z.number().int().min(1).default(1).describe('fetched groups per cycle') }).strict(),
+  spec: z.object({ decodeWidth: z.number().int().min(1).default(1).describe('fetched groups per cycle') }).strict(),
   delivery: 'batch',
   ports: [
     { name: 'in', direction: 'in', description: 'from FETCH', messageKinds: [GpuKind.fetchLine], capacity: 4 },

@@ -12,7 +12,7 @@ import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type ExecDispatch, type Writeback } from '../gpu/messages.ts';
+import { GpuKind, type ExecDispatch, type Writeback } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link smExec}. */
 export interface SmExecParams {
@@ -69,7 +69,7 @@ export const smExec = defineUnit<SmExecParams>({
   kind: 'smExec',
   description: 'SM execution pipelines (SP, SFU, DP, INT): times each dispatched instruction and returns write-backs.',
   source: 'GPGPU-Sim pipelined SIMD units; -ptx_opcode_latency_*',
-  params: z.custom<SmExecParams>((v) => typeof v === 'object' && v !== null && 'unitNames' in v, 'built by the GPU topology'),
+  spec: z.custom<SmExecParams>((v) => typeof v === 'object' && v !== null && 'unitNames' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'in', direction: 'in', description: 'dispatched instructions', messageKinds: [GpuKind.execDispatch], capacity: 8 },

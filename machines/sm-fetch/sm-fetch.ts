@@ -17,7 +17,7 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { ProbeStatus, TagArray, type TagArrayParams } from '../../src/model/mem/tag-array.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type FetchedInsts, type FetchReq } from '../gpu/messages.ts';
+import { GpuKind, type FetchedInsts, type FetchReq } from '../../src/protocol/gpu.ts';
 
 /** Bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
 export const INSTRUCTION_BYTES = 8;
@@ -133,7 +133,7 @@ export const smFetch = defineUnit<SmFetchParams>({
   kind: 'smFetch',
   description: 'SM fetch stage with L1I: serves one warp fetch request per cycle (round robin), up to fetchWidth instructions.',
   source: 'GPGPU-Sim shader_core_ctx::fetch; 002 §3',
-  params: z.custom<SmFetchParams>((v) => typeof v === 'object' && v !== null && 'l1i' in v, 'built by the GPU topology'),
+  spec: z.custom<SmFetchParams>((v) => typeof v === 'object' && v !== null && 'l1i' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'req', direction: 'in', description: 'fetch requests from ISSUE', messageKinds: [GpuKind.fetchReq], capacity: 'maxWarps' },

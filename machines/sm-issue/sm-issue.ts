@@ -41,8 +41,8 @@ import { hazardFlags, SchedStatsCounters, SCHEDULER_STATE_NAME, STALL_KIND_NAME,
 import { createWarpSchedulerPolicy, type SchedulerWarps, type WarpProbe, type WarpSchedulerPolicy, type WarpSchedulerPolicyOptions } from '../../src/model/sm/warp-scheduler.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import type { GpuContext, KernelEntry, TimingCta, TimingWarp } from '../gpu/context.ts';
-import { GpuKind, type CtaDispatch, type CtaDone, type ExecDispatch, type FetchedInsts, type FetchReq, type LsuDispatch, type Writeback } from '../gpu/messages.ts';
+import type { GpuContext, KernelEntry, TimingCta, TimingWarp } from '../../src/model/gpu-context.ts';
+import { GpuKind, type CtaDispatch, type CtaDone, type ExecDispatch, type FetchedInsts, type FetchReq, type LsuDispatch, type Writeback } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link smIssue} (built by the GPU topology from the config). */
 export interface SmIssueParams {
@@ -503,7 +503,7 @@ export const smIssue = defineUnit<SmIssueParams>({
   kind: 'smIssue',
   description: 'SM instruction buffers, scoreboard and warp schedulers; executes warp instructions functionally at issue and dispatches them to EXEC or LSU.',
   source: '000 ch. 2, §3.2; 002 ch. 3; GPGPU-Sim shader_core_ctx issue stage',
-  params: z.custom<SmIssueParams>((v) => typeof v === 'object' && v !== null && 'context' in v, 'built by the GPU topology'),
+  spec: z.custom<SmIssueParams>((v) => typeof v === 'object' && v !== null && 'context' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'cta', direction: 'in', description: 'CTAs to start', messageKinds: [GpuKind.ctaDispatch], capacity: 'maxCtas' },

@@ -38,8 +38,7 @@ import { CoalescedAccesses, Coalescer, type CoalescerParams } from '../../src/mo
 import { SharedMemBanks, type SharedMemBankParams } from '../../src/model/mem/shared-mem-banks.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type GpuMemRequest, type LsuDispatch, type Writeback } from '../gpu/messages.ts';
-import { memPacketBytes } from '../gpu-interconnect/packet.ts';
+import { GpuKind, type GpuMemRequest, type LsuDispatch, type Writeback, memPacketBytes } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link smLsu} (filled by the GPU topology builder from the GPU config). */
 export interface SmLsuParams {
@@ -263,7 +262,7 @@ export const smLsu = defineUnit<SmLsuParams>({
   kind: 'smLsu',
   description: 'SM load/store unit: shared-memory bank conflicts, const/param latency, coalescing of global/local accesses into L1D transactions, one write-back per memory instruction.',
   source: 'paper 004 §2.2; GPGPU-Sim ldst_unit (shared_cycle, constant_cycle, memory_cycle), generate_mem_accesses',
-  params: z.custom<SmLsuParams>((v) => typeof v === 'object' && v !== null && 'sharedMem' in v && 'l1dPortWidth' in v, 'built by the GPU topology'),
+  spec: z.custom<SmLsuParams>((v) => typeof v === 'object' && v !== null && 'sharedMem' in v && 'l1dPortWidth' in v, 'built by the GPU topology'),
   delivery: 'batch',
   ports: [
     { name: 'dispatch', direction: 'in', description: 'memory instructions from ISSUE', messageKinds: [GpuKind.lsuDispatch], capacity: 2 },

@@ -22,8 +22,8 @@ import type { Message } from '../../src/messaging/message.ts';
 import type { OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
-import type { GpuContext } from '../gpu/context.ts';
-import { GpuKind, type CtaDispatch, type CtaDone } from '../gpu/messages.ts';
+import type { GpuContext } from '../../src/model/gpu-context.ts';
+import { GpuKind, type CtaDispatch, type CtaDone } from '../../src/protocol/gpu.ts';
 
 /** Per-SM capacity the resource checks use. */
 export interface SmCapacity {
@@ -194,6 +194,9 @@ export function smWorkManagerMachine(p: SmWorkManagerParams) {
       dispatch: ({ context }) => {
         dispatchCtas(context);
       },
+      signalEndOfWork: ({ context }) => {
+        context.io.endOfWork();
+      },
     },
     guards: {
       allDone: ({ context }) => context.kernels.every((k) => k.state === 'done'),
@@ -248,7 +251,7 @@ export function smWorkManagerMachine(p: SmWorkManagerParams) {
         },
         always: [{ guard: 'allDone', target: 'done' }, { guard: 'noneRunning', target: 'idle' }],
       },
-      done: { type: 'final' },
+      done: { type: 'final', entry: 'signalEndOfWork' },
     },
   });
 }
@@ -258,7 +261,7 @@ export const smWorkManager = defineUnit<SmWorkManagerParams>({
   kind: 'smWorkManager',
   description: 'SM Work Manager: kernel launch with latency, kernel status block, core status table, round-robin CTA dispatch with the four resource checks.',
   source: '000 §2.2.2, Figs. 5.6-5.7; GPGPU-Sim issue_block2core',
-  params: z.custom<SmWorkManagerParams>((v) => typeof v === 'object' && v !== null && 'launches' in v, 'built by the GPU topology'),
+  spec: z.custom<SmWorkManagerParams>((v) => typeof v === 'object' && v !== null && 'launches' in v, 'built by the GPU topology'),
   delivery: 'perMessage',
   ports: [
     { name: 'dispatch', direction: 'out', description: 'CTAs to SM i', messageKinds: [GpuKind.ctaDispatch], countParam: 'numSms', capacity: 16 },

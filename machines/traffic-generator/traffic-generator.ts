@@ -13,7 +13,7 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter, Histogram } from '../../src/stats/registry.ts';
 import { observe } from '../../src/stats/registry.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { CtrlKind, MemKind, type MemRequest } from '../mem-messages.ts';
+import { CtrlKind, MemKind, type MemRequest } from '../../src/protocol/mem.ts';
 
 /** Parameters of {@link trafficGenerator}. */
 export const trafficGeneratorParams = z
@@ -118,7 +118,7 @@ export const trafficGenerator = defineUnit<TrafficGeneratorParams>({
   kind: 'trafficGenerator',
   description: 'Synthetic requester: issues mem.readReq/mem.writeReq at a rate and pattern, bounds outstanding requests, measures latency; obeys ctrl.pause/ctrl.resume.',
   source: 'gem5-style traffic generator (linear / random)',
-  params: trafficGeneratorParams,
+  spec: trafficGeneratorParams,
   delivery: 'batch',
   ports: [
     { name: 'req', direction: 'out', description: 'requests', messageKinds: [MemKind.readReq, MemKind.writeReq], capacity: 'requestQueueDepth' },

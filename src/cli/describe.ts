@@ -16,7 +16,7 @@ export function describeUnitKind(d: UnitDefinition): string {
     lines.push(`  ${p.direction.padEnd(3)} ${(p.name + arr).padEnd(20)} capacity ${String(cap).padEnd(18)} ${p.messageKinds.join(', ')}  ${p.description}`);
   }
   lines.push('', 'parameters:');
-  const json = z.toJSONSchema(d.params, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: string; default?: unknown; description?: string; enum?: unknown[] }>; required?: string[] };
+  const json = z.toJSONSchema(d.spec, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: string; default?: unknown; description?: string; enum?: unknown[] }>; required?: string[] };
   for (const [name, prop] of Object.entries(json.properties ?? {})) {
     const type = prop.enum ? prop.enum.join('|') : prop.type ?? 'any';
     const dflt = prop.default !== undefined ? ` (default ${JSON.stringify(prop.default)})` : json.required?.includes(name) ? ' (required)' : '';

@@ -153,6 +153,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
           }
         : null,
     );
+    engine.finalize();
   } catch (e) {
     recorder?.close();
     if (options.statsPath !== undefined) {

@@ -10,7 +10,7 @@
 import { InputError, SimulationError } from '../errors.ts';
 import type { GpuConfig } from '../config/schema.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
-import { GpuContext } from '../../machines/gpu/context.ts';
+import { GpuContext } from '../model/gpu-context.ts';
 import type { KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
 import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
@@ -127,8 +127,11 @@ export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: 
   for (;;) {
     const r = engine.run(engine.now + windowPs, onProgress ? (e) => ((e.events.value & (every - 1)) === 0 && onProgress(e), false) : null);
     const pending = engine.pendingWork();
-    if (r.reason === 'idle') {
-      if (pending.length === 0) return;
+    if (r.reason === 'idle' || r.reason === 'finished') {
+      if (pending.length === 0) {
+        engine.finalize();
+        return;
+      }
       throw deadlock(engine, 'the event queue drained with work pending', pending);
     }
     const now = progress(engine);

@@ -4,7 +4,7 @@
  * kernels, on a preset or an imported `gpgpusim.config`. Memcpy commands only declare device
  * memory here (a trace carries addresses, not data; the timing model needs no values).
  */
-import { GpuContext } from '../../machines/gpu/context.ts';
+import { GpuContext } from '../model/gpu-context.ts';
 import type { KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
 import type { GpuConfig } from '../config/schema.ts';
 import { InputError, SimulationError } from '../errors.ts';

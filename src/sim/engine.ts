@@ -49,8 +49,11 @@ export interface EngineOptions {
   observable?: boolean;
 }
 
-/** Why {@link Engine.run} returned. */
-export type StopReason = 'idle' | 'timeLimit' | 'predicate' | 'paused';
+/**
+ * Why {@link Engine.run} returned. `finished`: a unit signalled the end of its workload
+ * (`UnitIo.endOfWork`) and only statechart timers and sampler ticks were left queued.
+ */
+export type StopReason = 'idle' | 'timeLimit' | 'predicate' | 'paused' | 'finished';
 
 /** Outcome of a run call. */
 export interface RunResult {
@@ -70,7 +73,8 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
   readonly clock: ClockDomain;
   readonly prng: Prng;
   readonly definition: UnitDefinition;
-  readonly params: unknown;
+  readonly spec: unknown;
+  readonly resources: unknown;
   readonly delivery: DeliveryMode;
   readonly outPorts = new Map<string, OutPort>();
   readonly inPorts = new Map<string, InPort>();
@@ -85,13 +89,14 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
   /** A wake requested for a reason other than an arrival (timer, port room, start). */
   private explicitWake = false;
 
-  constructor(engine: Engine, name: string, definition: UnitDefinition, clock: ClockDomain, params: unknown) {
+  constructor(engine: Engine, name: string, definition: UnitDefinition, clock: ClockDomain, spec: unknown, resources: unknown) {
     this.engine = engine;
     this.name = name;
     this.kind = definition.kind;
     this.definition = definition;
     this.clock = clock;
-    this.params = params;
+    this.spec = spec;
+    this.resources = resources;
     this.delivery = definition.delivery;
     this.prng = engine.prng.fork(name);
   }
@@ -132,6 +137,10 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
 
   wakeInCycles(cycles: number): void {
     this.wakeAt(this.clock.timeAfterCycles(this.engine.now, cycles));
+  }
+
+  endOfWork(): void {
+    this.engine.markWorkloadDone();
   }
 
   /** Wake because a message arrived or a port freed room (at `now`). */
@@ -210,6 +219,27 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
 }
 
 /**
+ * Refuses a link whose out-port may send a message kind the in-port does not accept (the
+ * port descriptors' `messageKinds`; `'*'` accepts anything).
+ * @throws SimulationError naming both ports and the kinds that do not match
+ */
+function checkMessageKinds(src: UnitRuntime, fromPort: string, dst: UnitRuntime, toPort: string): void {
+  const sent = portDescriptor(src.definition, fromPort)?.messageKinds ?? [];
+  const accepted = portDescriptor(dst.definition, toPort)?.messageKinds ?? [];
+  if (accepted.includes('*') || sent.includes('*')) return;
+  const missing = sent.filter((k) => !accepted.includes(k));
+  if (missing.length > 0) {
+    throw new SimulationError(`link ${src.name}.${fromPort} -> ${dst.name}.${toPort}: ${dst.name}.${toPort} does not accept ${missing.join(', ')} (it accepts: ${accepted.join(', ') || 'nothing'})`);
+  }
+}
+
+/** The descriptor of a port instance (`out[3]` -> the `out` array descriptor). */
+function portDescriptor(def: UnitDefinition, port: string) {
+  const base = port.replace(/\[\d+\]$/, '');
+  return def.ports.find((p) => p.name === base);
+}
+
+/**
  * The discrete-event engine. Build it (clocks, units, links), call {@link start}, then
  * {@link run} / {@link runUntil} / {@link step}.
  */
@@ -251,6 +281,11 @@ export class Engine implements PortHost, LinkHost {
   private readonly observable: boolean;
   private readonly sampleIntervalPs: number;
   private samplerScheduled = false;
+  /** Queued statechart timers and sampler ticks: events that do not keep a finished run going. */
+  private backgroundEvents = 0;
+  /** Set by a unit's `endOfWork()`: end the run once only background events remain. */
+  private workloadDone = false;
+  private finalized = false;
   private readonly samplerHandler: EventHandler;
 
   constructor(options: EngineOptions = {}) {
@@ -321,14 +356,19 @@ export class Engine implements PortHost, LinkHost {
   }
 
   /**
-   * Adds a unit instance. `params` must already be validated by `definition.params`.
-   * @throws SimulationError for a duplicate name, an unknown clock, or after {@link start}
+   * Adds a unit instance. `spec` must already be validated by `definition.spec`; `resources`
+   * holds the injected objects its definition lists (`definition.resources`).
+   * @throws SimulationError for a duplicate name, an unknown clock, a missing resource, or after
+   *   {@link start}
    */
-  addUnit(name: string, definition: UnitDefinition, clockName: string, params: unknown): UnitIo {
+  addUnit(name: string, definition: UnitDefinition, clockName: string, spec: unknown, resources: object = {}): UnitIo {
     if (this.started) throw new SimulationError(`cannot add unit ${name} after start`);
     if (this.units.has(name)) throw new SimulationError(`duplicate unit name '${name}'`);
-    const rt = new UnitRuntime(this, name, definition, this.clock(clockName), params);
-    const p = params as Record<string, unknown>;
+    for (const r of definition.resources ?? []) {
+      if (!(r.name in resources)) throw new SimulationError(`unit ${name} (${definition.kind}) needs resource '${r.name}': ${r.description}`);
+    }
+    const rt = new UnitRuntime(this, name, definition, this.clock(clockName), spec, resources);
+    const p = spec as Record<string, unknown>;
     for (const port of definition.ports) {
       const count = port.countParam === undefined ? -1 : Number(p[port.countParam]);
       if (port.countParam !== undefined && !(Number.isInteger(count) && count >= 0)) {
@@ -401,6 +441,7 @@ export class Engine implements PortHost, LinkHost {
     const inp = dst.inPorts.get(toPort);
     if (out === undefined) throw new SimulationError(`link source: unit ${fromUnit} has no output port '${fromPort}' (has: ${[...src.outPorts.keys()].join(', ') || 'none'})`);
     if (inp === undefined) throw new SimulationError(`link destination: unit ${toUnit} has no input port '${toPort}' (has: ${[...dst.inPorts.keys()].join(', ') || 'none'})`);
+    checkMessageKinds(src, fromPort, dst, toPort);
     const clock = clockName === undefined ? dst.clock : this.clock(clockName);
     const link = new Link(this, out, inp, clock, dst.clock, spec);
     this.links.push(link);
@@ -412,12 +453,13 @@ export class Engine implements PortHost, LinkHost {
     return this.links;
   }
 
-  /** Ports that no link connects: `unit.port` names. */
+  /** Ports that no link connects (`unit.port` names), except those declared `optional`. */
   unconnectedPorts(): string[] {
     const out: string[] = [];
     for (const u of this.units.values()) {
-      for (const p of u.outPorts.values()) if (!p.isBound) out.push(p.fullName);
-      for (const p of u.inPorts.values()) if (!p.isBound) out.push(p.fullName);
+      const required = (name: string) => portDescriptor(u.definition, name)?.optional !== true;
+      for (const p of u.outPorts.values()) if (!p.isBound && required(p.name)) out.push(p.fullName);
+      for (const p of u.inPorts.values()) if (!p.isBound && required(p.name)) out.push(p.fullName);
     }
     return out;
   }
@@ -430,7 +472,7 @@ export class Engine implements PortHost, LinkHost {
     if (this.started) throw new SimulationError('engine already started');
     this.started = true;
     for (const rt of this.units.values()) {
-      const logic = rt.definition.logic(rt.params);
+      const logic = rt.definition.logic(rt.spec, rt.resources);
       rt.isStatechart = logic instanceof StateMachine;
       const actor = createActor(logic, { input: rt, id: rt.name, clock: this.clockAdapter(rt) });
       rt.actor = actor;
@@ -464,8 +506,10 @@ export class Engine implements PortHost, LinkHost {
     return {
       setTimeout(fn: (...args: any[]) => void, cycles: number) {
         const time = cycles <= 0 ? engine._now : rt.clock.timeAfterCycles(engine._now, cycles);
+        engine.backgroundEvents++;
         const rec = engine.queue.push(time, Priority.timer, {
           fire: () => {
+            engine.backgroundEvents--;
             engine.actorEvents.value++;
             if (rt.isStatechart) engine.statechartEvents.value++;
             fn();
@@ -475,7 +519,10 @@ export class Engine implements PortHost, LinkHost {
         return { rec, seq: rec.seq };
       },
       clearTimeout(id: { rec: EventRecord; seq: number } | undefined) {
-        if (id !== undefined && id.rec.seq === id.seq && id.rec.handler !== null) engine.queue.cancel(id.rec);
+        if (id !== undefined && id.rec.seq === id.seq && id.rec.handler !== null) {
+          engine.queue.cancel(id.rec);
+          engine.backgroundEvents--;
+        }
       },
     };
   }
@@ -483,12 +530,14 @@ export class Engine implements PortHost, LinkHost {
   private scheduleSampler(): void {
     if (this.sampleIntervalPs <= 0 || this.samplerScheduled || this.stats.series().length === 0) return;
     this.samplerScheduled = true;
+    this.backgroundEvents++;
     const next = (Math.floor(this._now / this.sampleIntervalPs) + 1) * this.sampleIntervalPs;
     this.queue.push(next, Priority.sample, this.samplerHandler, null);
   }
 
   private sampleTick(): void {
     this.samplerScheduled = false;
+    this.backgroundEvents--;
     this.stats.sample(this._now);
     if (this.observable && this.samples$.observed) {
       const values: Record<string, number> = {};
@@ -548,6 +597,7 @@ export class Engine implements PortHost, LinkHost {
       }
       const t = queue.peekTime();
       if (t === Infinity) return this.result('idle');
+      if (this.workloadDone && queue.size === this.backgroundEvents) return this.result('finished');
       if (t > limit) {
         this._now = limit;
         return this.result('timeLimit');
@@ -558,7 +608,31 @@ export class Engine implements PortHost, LinkHost {
   }
 
   private result(reason: StopReason): RunResult {
-    return { reason, time: this._now, pendingUnits: reason === 'idle' ? this.pendingWork() : [] };
+    return { reason, time: this._now, pendingUnits: reason === 'idle' || reason === 'finished' ? this.pendingWork() : [] };
+  }
+
+  /** Called by a unit's `endOfWork()`. */
+  markWorkloadDone(): void {
+    this.workloadDone = true;
+  }
+
+  /** Whether a unit has signalled the end of the workload. */
+  get isWorkloadDone(): boolean {
+    return this.workloadDone;
+  }
+
+  /**
+   * End of run: calls every unit definition's `finalize` hook once (in creation order) with the
+   * actor's snapshot, at the current time, so intervals still open (a paused or gated SM) are
+   * counted up to the end. Idempotent; run drivers call it before reading statistics.
+   */
+  finalize(): void {
+    if (this.finalized || !this.started) return;
+    this.finalized = true;
+    for (const u of this.units.values()) {
+      const fn = u.definition.finalize;
+      if (fn !== undefined && u.actor !== null) fn(u.actor.getSnapshot());
+    }
   }
 
   /**

@@ -7,7 +7,7 @@
  * {@link UnitIo} as the actor's `input`: the unit's only window on the world. Units never hold
  * each other's actor refs; they send on ports.
  */
-import { fromTransition, type AnyActorLogic } from 'xstate';
+import { fromTransition, type AnyActorLogic, type AnyStateMachine } from 'xstate';
 import type { z } from 'zod';
 import type { InPort, OutPort } from '../messaging/port.ts';
 import type { Counter, Histogram, StatsRegistry, TimeSeries } from '../stats/registry.ts';
@@ -20,8 +20,14 @@ export interface PortDescriptor {
   readonly name: string;
   readonly direction: 'in' | 'out';
   readonly description: string;
-  /** Message kinds that travel on this port. */
+  /**
+   * Message kinds that travel on this port (see `src/protocol/`). `'*'` accepts any kind (a
+   * pass-through unit such as a generic crossbar). {@link Engine.connect} refuses a link whose
+   * out-port may send a kind its in-port does not accept.
+   */
   readonly messageKinds: readonly string[];
+  /** The port may stay unconnected (a `ctrl`/`status` port nobody drives). Default false. */
+  readonly optional?: boolean;
   /** For port arrays: the name of the numeric parameter giving the count. */
   readonly countParam?: string;
   /** Buffer capacity in messages, or the name of the numeric parameter giving it. Default 2. */
@@ -44,21 +50,52 @@ export interface StatDescriptor {
  */
 export type DeliveryMode = 'batch' | 'perMessage';
 
+/**
+ * An object injected into a unit instance that is not a parameter (DESIGN.md §3 "contract"):
+ * run-wide context such as the kernel table, an address decoder or a routing function. Specs
+ * stay JSON (printable, hashable); resources carry what cannot be JSON.
+ */
+export interface ResourceDescriptor {
+  /** Key in the resources object, e.g. `context`. */
+  readonly name: string;
+  /** What it is and who provides it. */
+  readonly description: string;
+}
+
 /** Describes a unit kind; registered in a {@link UnitRegistry}. */
-export interface UnitDefinition<P = any> {
+export interface UnitDefinition<P = any, R = any> {
   /** Kind name used in scenarios, camelCase, e.g. `fixedLatencyMemory`. */
   readonly kind: string;
   /** One-paragraph description. */
   readonly description: string;
   /** Where the model comes from (paper section, GPGPU-Sim option), if anywhere. */
   readonly source?: string;
-  /** Parameter schema; descriptions give units (cycles, bytes). Defaults fill omitted fields. */
-  readonly params: z.ZodType<P>;
+  /**
+   * The unit's Spec: a zod schema of JSON parameters whose `.describe()` texts give units
+   * (cycles, bytes) and sources. Defaults fill omitted fields. Scenarios and GPU config
+   * `extensions` entries are validated by it.
+   */
+  readonly spec: z.ZodType<P, any>;
+  /** Injected objects the instance needs besides its spec (see {@link ResourceDescriptor}). */
+  readonly resources?: readonly ResourceDescriptor[];
   readonly ports: readonly PortDescriptor[];
   readonly stats: readonly StatDescriptor[];
   readonly delivery: DeliveryMode;
-  /** Builds the actor logic; the actor's input is the instance's {@link UnitIo}. */
-  readonly logic: (params: P) => AnyActorLogic;
+  /**
+   * Builds the actor logic; the actor's input is the instance's {@link UnitIo} (which also
+   * carries `spec` and `resources`, so module-level machines can read them from `input`).
+   */
+  readonly logic: (spec: P, resources: R) => AnyActorLogic;
+  /**
+   * The statechart a person reads for this kind (`warpstate units <kind> --diagram`): the logic
+   * itself for a statechart unit, or the control statechart of a datapath unit (its lifecycle).
+   */
+  readonly machine?: AnyStateMachine;
+  /**
+   * End-of-run hook, called once by {@link Engine.finalize} with the actor's snapshot at the
+   * run's end time: closes intervals still open (a paused or gated unit) and flushes counts.
+   */
+  readonly finalize?: (snapshot: any) => void;
   /**
    * Describes pending work for deadlock reports (e.g. `3 requests queued`), or `null` when the
    * unit is idle. Receives the actor's current snapshot.
@@ -67,7 +104,7 @@ export interface UnitDefinition<P = any> {
 }
 
 /** Identity helper that keeps the params type of a unit definition. */
-export function defineUnit<P>(definition: UnitDefinition<P>): UnitDefinition<P> {
+export function defineUnit<P, R = Record<string, never>>(definition: UnitDefinition<P, R>): UnitDefinition<P, R> {
   return definition;
 }
 
@@ -84,6 +121,25 @@ export function wakeLogic<S>(step: (state: S) => void, initial: ({ input }: { in
     },
     initial,
   );
+}
+
+/**
+ * Actor logic of a clocked datapath unit that does its work at most once per cycle of its
+ * clock: a second wake in a cycle it already processed (a message and a timer landing on the
+ * same edge) asks for the next cycle instead of running `step` again. `step(state, cycle)`
+ * receives the current cycle; the state must have a `lastCycle` field (start it at -1).
+ */
+export function cycleLogic<S extends { readonly io: UnitIo; lastCycle: number }>(step: (state: S, cycle: number) => void, initial: ({ input }: { input: UnitIo }) => S) {
+  return wakeLogic((state: S) => {
+    const io = state.io;
+    const cycle = io.cycle;
+    if (cycle === state.lastCycle) {
+      io.wakeInCycles(1);
+      return;
+    }
+    state.lastCycle = cycle;
+    step(state, cycle);
+  }, initial);
 }
 
 /** A span of activity on a unit, for traces (busy interval, outstanding request, stall). */
@@ -109,6 +165,10 @@ export interface UnitIo {
   readonly name: string;
   /** Kind name. */
   readonly kind: string;
+  /** The instance's validated spec (its definition's `spec` schema output). */
+  readonly spec: unknown;
+  /** The instance's injected resources (see {@link UnitDefinition.resources}). */
+  readonly resources: unknown;
   /** The unit's clock domain. */
   readonly clock: ClockDomain;
   /** Current simulated time, ps. */
@@ -140,6 +200,12 @@ export interface UnitIo {
    * `sampleInterval` of the scenario (e.g. a queue length).
    */
   timeSeries(name: string, read: () => number, description?: string, unit?: string): TimeSeries;
+  /**
+   * End-of-run signal: the workload this unit drives is complete (the SM Work Manager calls it
+   * when every kernel has finished). The run then ends as soon as only statechart timers and
+   * samplers remain queued, so a pending controller timer never moves the end time.
+   */
+  endOfWork(): void;
   /** The run's statistics registry (for global stats). */
   readonly stats: StatsRegistry;
   /** True when someone observes spans: build span tags only then. */

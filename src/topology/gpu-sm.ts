@@ -11,7 +11,7 @@ import type { GpuConfig } from '../config/schema.ts';
 import { maxWarpsPerSm } from '../config/schema.ts';
 import type { ExecUnitSpec, ExecUnitsParams, OpClassTiming } from '../model/sm/exec-units.ts';
 import type { TagArrayParams } from '../model/mem/tag-array.ts';
-import type { GpuContext } from '../../machines/gpu/context.ts';
+import type { GpuContext } from '../model/gpu-context.ts';
 import type { SmIssueParams } from '../../machines/sm-issue/sm-issue.ts';
 import type { SmFetchParams } from '../../machines/sm-fetch/sm-fetch.ts';
 import type { SmDecodeParams } from '../../machines/sm-decode/sm-decode.ts';

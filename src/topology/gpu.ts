@@ -19,7 +19,7 @@ import { Engine, type EngineOptions } from '../sim/engine.ts';
 import type { GpuLimits } from '../model/sm/occupancy.ts';
 import { AddressMap, type AddressMapParams } from '../model/mem/address-map.ts';
 import type { CacheParams } from '../model/mem/cache.ts';
-import type { GpuContext } from '../../machines/gpu/context.ts';
+import type { GpuContext } from '../model/gpu-context.ts';
 import { smIssue } from '../../machines/sm-issue/sm-issue.ts';
 import { smFetch } from '../../machines/sm-fetch/sm-fetch.ts';
 import { smDecode } from '../../machines/sm-decode/sm-decode.ts';

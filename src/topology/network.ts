@@ -95,7 +95,7 @@ export function buildNetwork(loaded: LoadedScenario, registry: UnitRegistry, opt
     if (!(spec.clock in scenario.clocks)) {
       throw new InputError(source.locate(['units', i, 'clock']), `unknown clock '${spec.clock}' (declared: ${Object.keys(scenario.clocks).join(', ')})`, `units[${i}].clock`);
     }
-    const parsed = def.params.safeParse(spec.params);
+    const parsed = def.spec.safeParse(spec.params);
     if (!parsed.success) throw source.issueToError(parsed.error.issues[0]!, ['units', i, 'params']);
     const names = spec.count === undefined ? [spec.name] : Array.from({ length: spec.count }, (_, k) => `${spec.name}[${k}]`);
     for (const n of names) {

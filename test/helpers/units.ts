@@ -18,7 +18,7 @@ export interface SourceState {
 export const testSource = defineUnit<{ messages: number; bytes: number; capacity: number }>({
   kind: 'testSource',
   description: 'sends `messages` messages as fast as the out port accepts them',
-  params: z.object({ messages: z.number().int(), bytes: z.number().int().default(0), capacity: z.number().int().default(2) }),
+  spec: z.object({ messages: z.number().int(), bytes: z.number().int().default(0), capacity: z.number().int().default(2) }),
   delivery: 'batch',
   ports: [{ name: 'out', direction: 'out', description: 'messages', messageKinds: ['test.msg'], capacity: 'capacity' }],
   stats: [],
@@ -59,9 +59,9 @@ export interface SinkState {
 export const testSink = defineUnit<{ capacity: number; consumeEveryCycles: number }>({
   kind: 'testSink',
   description: 'consumes one message every `consumeEveryCycles` cycles (0 = all at once) and records it',
-  params: z.object({ capacity: z.number().int().default(4), consumeEveryCycles: z.number().int().default(0) }),
+  spec: z.object({ capacity: z.number().int().default(4), consumeEveryCycles: z.number().int().default(0) }),
   delivery: 'batch',
-  ports: [{ name: 'in', direction: 'in', description: 'messages', messageKinds: ['test.msg'], capacity: 'capacity' }],
+  ports: [{ name: 'in', direction: 'in', description: 'messages', messageKinds: ['*'], capacity: 'capacity' }],
   stats: [],
   logic: (p) =>
     fromTransition(

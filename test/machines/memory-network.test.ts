@@ -8,8 +8,8 @@ import { Engine } from '../../src/sim/engine.ts';
 function direct(gen: Record<string, unknown>, mem: Record<string, unknown>, linkLatency = 1) {
   const e = new Engine({ seed: 11 });
   e.addClock('core', 1_000_000_000);
-  e.addUnit('GEN', trafficGenerator, 'core', trafficGenerator.params.parse(gen));
-  e.addUnit('MEM', fixedLatencyMemory, 'core', fixedLatencyMemory.params.parse(mem));
+  e.addUnit('GEN', trafficGenerator, 'core', trafficGenerator.spec.parse(gen));
+  e.addUnit('MEM', fixedLatencyMemory, 'core', fixedLatencyMemory.spec.parse(mem));
   e.connect('GEN', 'req', 'MEM', 'req', { latencyCycles: linkLatency });
   e.connect('MEM', 'rsp', 'GEN', 'rsp', { latencyCycles: linkLatency });
   const r = e.run();
@@ -54,9 +54,9 @@ describe('crossbar', () => {
   function network(inputs: number, outputs: number, gen: Record<string, unknown>) {
     const e = new Engine({ seed: 5 });
     e.addClock('core', 1_000_000_000);
-    for (let i = 0; i < inputs; i++) e.addUnit(`G[${i}]`, trafficGenerator, 'core', trafficGenerator.params.parse(gen));
-    e.addUnit('X', crossbar, 'core', crossbar.params.parse({ inputs, outputs, interleaveBytes: 256 }));
-    for (let j = 0; j < outputs; j++) e.addUnit(`M[${j}]`, fixedLatencyMemory, 'core', fixedLatencyMemory.params.parse({ latencyCycles: 4 }));
+    for (let i = 0; i < inputs; i++) e.addUnit(`G[${i}]`, trafficGenerator, 'core', trafficGenerator.spec.parse(gen));
+    e.addUnit('X', crossbar, 'core', crossbar.spec.parse({ inputs, outputs, interleaveBytes: 256 }));
+    for (let j = 0; j < outputs; j++) e.addUnit(`M[${j}]`, fixedLatencyMemory, 'core', fixedLatencyMemory.spec.parse({ latencyCycles: 4 }));
     for (let i = 0; i < inputs; i++) {
       e.connect(`G[${i}]`, 'req', 'X', `in[${i}]`, { latencyCycles: 1 });
       e.connect('X', `rspOut[${i}]`, `G[${i}]`, 'rsp', { latencyCycles: 1 });
@@ -98,8 +98,8 @@ describe('trafficGenerator', () => {
     const addrs = (seed: number) => {
       const e = new Engine({ seed });
       e.addClock('core', 1_000_000_000);
-      e.addUnit('GEN', trafficGenerator, 'core', trafficGenerator.params.parse({ requests: 20, pattern: 'random', footprintBytes: 1 << 20 }));
-      e.addUnit('MEM', fixedLatencyMemory, 'core', fixedLatencyMemory.params.parse({}));
+      e.addUnit('GEN', trafficGenerator, 'core', trafficGenerator.spec.parse({ requests: 20, pattern: 'random', footprintBytes: 1 << 20 }));
+      e.addUnit('MEM', fixedLatencyMemory, 'core', fixedLatencyMemory.spec.parse({}));
       e.connect('GEN', 'req', 'MEM', 'req', { latencyCycles: 1 });
       e.connect('MEM', 'rsp', 'GEN', 'rsp', { latencyCycles: 1 });
       const seen: number[] = [];

@@ -2,7 +2,7 @@ import { fromTransition } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { smFetch } from '../../machines/sm-fetch/sm-fetch.ts';
-import { GpuKind, type FetchReq } from '../../machines/gpu/messages.ts';
+import { GpuKind, type FetchReq } from '../../src/protocol/gpu.ts';
 import { Engine } from '../../src/sim/engine.ts';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { testSink, type SinkState } from '../helpers/units.ts';
@@ -11,7 +11,7 @@ import { testSink, type SinkState } from '../helpers/units.ts';
 const requester = defineUnit<{ reqs: FetchReq[]; gap: number }>({
   kind: 'testFetchRequester',
   description: 'sends fetch.req messages',
-  params: z.custom<{ reqs: FetchReq[]; gap: number }>(),
+  spec: z.custom<{ reqs: FetchReq[]; gap: number }>(),
   delivery: 'batch',
   ports: [{ name: 'out', direction: 'out', description: 'requests', messageKinds: [GpuKind.fetchReq], capacity: 8 }],
   stats: [],
@@ -32,7 +32,7 @@ function run(reqs: FetchReq[], missLatency: number, gap = 1) {
   e.addClock('core', 1_000_000_000);
   e.addUnit('REQ', requester, 'core', { reqs, gap });
   e.addUnit('FETCH', smFetch, 'core', { fetchWidth: 2, maxWarps: 8, l1i: { sets: 4, ways: 4, lineBytes: 128 }, l1iMissLatencyCycles: missLatency });
-  e.addUnit('OUT', testSink, 'core', testSink.params.parse({ capacity: 16 }));
+  e.addUnit('OUT', testSink, 'core', testSink.spec.parse({ capacity: 16 }));
   e.connect('REQ', 'out', 'FETCH', 'req', { latencyCycles: 1 });
   e.connect('FETCH', 'out', 'OUT', 'in', { latencyCycles: 1 });
   e.run();

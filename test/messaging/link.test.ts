@@ -6,8 +6,8 @@ function pair(opts: { messages: number; bytes?: number; srcCap?: number; dstCap?
   const e = new Engine({ seed: 7 });
   e.addClock('a', opts.srcHz ?? 1_000_000_000);
   e.addClock('b', opts.dstHz ?? 1_000_000_000);
-  e.addUnit('SRC', testSource, 'a', testSource.params.parse({ messages: opts.messages, bytes: opts.bytes ?? 0, capacity: opts.srcCap ?? 2 }));
-  e.addUnit('DST', testSink, 'b', testSink.params.parse({ capacity: opts.dstCap ?? 4, consumeEveryCycles: opts.consumeEvery ?? 0 }));
+  e.addUnit('SRC', testSource, 'a', testSource.spec.parse({ messages: opts.messages, bytes: opts.bytes ?? 0, capacity: opts.srcCap ?? 2 }));
+  e.addUnit('DST', testSink, 'b', testSink.spec.parse({ capacity: opts.dstCap ?? 4, consumeEveryCycles: opts.consumeEvery ?? 0 }));
   e.connect('SRC', 'out', 'DST', 'in', {
     latencyCycles: opts.latency,
     ...(opts.mpc ? { messagesPerCycle: opts.mpc } : {}),

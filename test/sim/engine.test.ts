@@ -11,7 +11,7 @@ import { testSink } from '../helpers/units.ts';
 const ticker = defineUnit<{ period: number; times: number; failAt: number }>({
   kind: 'ticker',
   description: 'self-waking test unit',
-  params: z.object({ period: z.number(), times: z.number(), failAt: z.number().default(-1) }),
+  spec: z.object({ period: z.number(), times: z.number(), failAt: z.number().default(-1) }),
   delivery: 'batch',
   ports: [],
   stats: [],
@@ -85,8 +85,8 @@ describe('Engine', () => {
   it('runs statechart after-delays in cycles of the unit clock through the global queue', () => {
     const e = new Engine();
     e.addClock('core', 1_000_000_000);
-    e.addUnit('CTRL', dutyCycleController, 'core', dutyCycleController.params.parse({ targets: 1, runCycles: 30, pauseCycles: 20, periods: 2 }));
-    e.addUnit('S', testSink, 'core', testSink.params.parse({}));
+    e.addUnit('CTRL', dutyCycleController, 'core', dutyCycleController.spec.parse({ targets: 1, runCycles: 30, pauseCycles: 20, periods: 2 }));
+    e.addUnit('S', testSink, 'core', testSink.spec.parse({}));
     e.connect('CTRL', 'ctrl[0]', 'S', 'in', { latencyCycles: 1 });
     const changes: string[] = [];
     e.stateChanges$.subscribe((c) => changes.push(`${c.time}:${c.value}`));
@@ -101,9 +101,9 @@ describe('Engine', () => {
   it('reports units with unconsumed input or pending work when the queue runs dry', () => {
     const e = new Engine();
     e.addClock('core', 1_000_000_000);
-    e.addUnit('CTRL', dutyCycleController, 'core', dutyCycleController.params.parse({ targets: 1, runCycles: 5, pauseCycles: 5, periods: 1 }));
+    e.addUnit('CTRL', dutyCycleController, 'core', dutyCycleController.spec.parse({ targets: 1, runCycles: 5, pauseCycles: 5, periods: 1 }));
     // A sink that never consumes: consumeEveryCycles huge and capacity 4.
-    e.addUnit('S', testSink, 'core', testSink.params.parse({ consumeEveryCycles: 1_000_000, capacity: 4 }));
+    e.addUnit('S', testSink, 'core', testSink.spec.parse({ consumeEveryCycles: 1_000_000, capacity: 4 }));
     e.connect('CTRL', 'ctrl[0]', 'S', 'in', { latencyCycles: 1 });
     const r = e.runUntil(1_000_000);
     expect(r.reason).toBe('timeLimit');
@@ -115,7 +115,7 @@ describe('Engine', () => {
   it('rejects wiring mistakes', () => {
     const e = new Engine();
     e.addClock('core', 1_000_000_000);
-    e.addUnit('S', testSink, 'core', testSink.params.parse({}));
+    e.addUnit('S', testSink, 'core', testSink.spec.parse({}));
     expect(() => e.addUnit('S', testSink, 'core', {})).toThrow(/duplicate unit name/);
     expect(() => e.connect('S', 'nope', 'S', 'in', { latencyCycles: 1 })).toThrow(/no output port 'nope'/);
     expect(() => e.addUnit('X', testSink, 'mem', {})).toThrow(/unknown clock domain 'mem'/);

@@ -15,7 +15,7 @@
 import { InputError } from '../../errors.ts';
 import { WarpStepInfo } from '../../functional/step-info.ts';
 import { OpClass, StateSpace, type Instruction } from '../../isa/ir.ts';
-import type { TimingCta, TimingKernel, TimingWarp } from '../../../machines/gpu/context.ts';
+import type { TimingCta, TimingKernel, TimingWarp } from '../../model/gpu-context.ts';
 import type { TraceKernel } from './kernel-file.ts';
 import type { TraceInstruction } from './types.ts';
 

@@ -5,7 +5,7 @@ import { gpuInterconnect } from '../../../machines/gpu-interconnect/gpu-intercon
 import { l1d, type L1dParams } from '../../../machines/l1d/l1d.ts';
 import { l2Slice, type L2SliceParams } from '../../../machines/l2-slice/l2-slice.ts';
 import { smLsu, type SmLsuParams } from '../../../machines/sm-lsu/sm-lsu.ts';
-import type { LsuDispatch, Writeback } from '../../../machines/gpu/messages.ts';
+import type { LsuDispatch, Writeback } from '../../../src/protocol/gpu.ts';
 import { StateSpace } from '../../../src/isa/ir.ts';
 import { AddressMap } from '../../../src/model/mem/address-map.ts';
 import type { DramParams } from '../../../src/model/mem/dram.ts';

@@ -39,11 +39,11 @@ interface ProbeState {
 export const probe = defineUnit<{ script: readonly ScriptItem[] }>({
   kind: 'testProbe',
   description: 'test requester',
-  params: z.custom<{ script: readonly ScriptItem[] }>(() => true),
+  spec: z.custom<{ script: readonly ScriptItem[] }>(() => true),
   delivery: 'batch',
   ports: [
-    { name: 'out', direction: 'out', description: 'scripted sends', messageKinds: [], capacity: 64 },
-    { name: 'in', direction: 'in', description: 'recorded arrivals', messageKinds: [], capacity: 64 },
+    { name: 'out', direction: 'out', description: 'scripted sends', messageKinds: ['*'], capacity: 64 },
+    { name: 'in', direction: 'in', description: 'recorded arrivals', messageKinds: ['*'], capacity: 64 },
   ],
   stats: [],
   logic: (p) =>
@@ -87,11 +87,11 @@ export interface FakeMemParams {
 export const fakeMem = defineUnit<FakeMemParams>({
   kind: 'testFakeMem',
   description: 'test memory',
-  params: z.custom<FakeMemParams>(() => true),
+  spec: z.custom<FakeMemParams>(() => true),
   delivery: 'batch',
   ports: [
-    { name: 'req', direction: 'in', description: 'requests', messageKinds: [], capacity: 64 },
-    { name: 'rsp', direction: 'out', description: 'answers', messageKinds: [], capacity: 64 },
+    { name: 'req', direction: 'in', description: 'requests', messageKinds: ['*'], capacity: 64 },
+    { name: 'rsp', direction: 'out', description: 'answers', messageKinds: ['*'], capacity: 64 },
   ],
   stats: [],
   logic: (p) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dramChannel, type DramChannelParams } from '../../../machines/dram-channel/dram-channel.ts';
 import { gpuInterconnect } from '../../../machines/gpu-interconnect/gpu-interconnect.ts';
 import { l2Slice, type L2SliceParams } from '../../../machines/l2-slice/l2-slice.ts';
-import type { GpuMemRequest, GpuMemResponse } from '../../../machines/gpu/messages.ts';
+import type { GpuMemRequest, GpuMemResponse } from '../../../src/protocol/gpu.ts';
 import { AddressMap } from '../../../src/model/mem/address-map.ts';
 import type { CacheParams } from '../../../src/model/mem/cache.ts';
 import type { DramParams } from '../../../src/model/mem/dram.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { l1d, type L1dParams } from '../../../machines/l1d/l1d.ts';
-import type { GpuMemRequest, GpuMemResponse } from '../../../machines/gpu/messages.ts';
+import type { GpuMemRequest, GpuMemResponse } from '../../../src/protocol/gpu.ts';
 import type { CacheParams } from '../../../src/model/mem/cache.ts';
 import { engine1GHz, fakeMem, memOf, probe, probeOf, type ScriptItem } from './harness.ts';
 

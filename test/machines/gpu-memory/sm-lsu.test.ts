@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { smLsu, type SmLsuParams } from '../../../machines/sm-lsu/sm-lsu.ts';
-import type { GpuMemRequest, LsuDispatch, Writeback } from '../../../machines/gpu/messages.ts';
+import type { GpuMemRequest, LsuDispatch, Writeback } from '../../../src/protocol/gpu.ts';
 import { StateSpace } from '../../../src/isa/ir.ts';
 import { engine1GHz, fakeMem, memOf, probe, probeOf, type ScriptItem } from './harness.ts';
 

@@ -39,7 +39,22 @@ export const GpuKind = {
   readReq: 'mem.readReq',
   writeReq: 'mem.writeReq',
   rsp: 'mem.rsp',
+  /** L1D -> (a spliced unit such as a victim cache): a valid line left the L1D. */
+  evict: 'mem.evict',
+  /** Lifecycle control (SMWM or a controller -> a unit's `ctrl` port): see `src/sim/lifecycle.ts`. */
+  ctrlPause: 'ctrl.pause',
+  ctrlResume: 'ctrl.resume',
+  ctrlGate: 'ctrl.gate',
+  ctrlWake: 'ctrl.wake',
+  /** Unit -> controller on its `status` port: a lifecycle state was reached (paused, gated, active). */
+  ctrlAck: 'ctrl.ack',
 } as const;
+
+/** Every GPU message kind name. */
+export type GpuKindName = (typeof GpuKind)[keyof typeof GpuKind];
+
+/** The lifecycle control kinds a unit's `ctrl` port accepts. */
+export const CTRL_KINDS = [GpuKind.ctrlPause, GpuKind.ctrlResume, GpuKind.ctrlGate, GpuKind.ctrlWake] as const;
 
 /** `cta.dispatch` payload. */
 export interface CtaDispatch {
@@ -150,3 +165,72 @@ export interface GpuMemResponse {
   readonly sm: number;
   readonly write: boolean;
 }
+
+/** Control header of every memory packet, bytes (GPGPU-Sim `READ_PACKET_SIZE`). */
+export const MEM_HEADER_BYTES = 8;
+
+/**
+ * Bytes a memory packet occupies on a link.
+ * @param kind `mem.readReq`, `mem.writeReq` or `mem.rsp`.
+ * @param dataBytes bytes of data moved by the access.
+ * @param isWriteAck for a `mem.rsp` that acknowledges a write (no data): header only.
+ * @returns header bytes for read requests and write acks, header + data otherwise.
+ */
+export function memPacketBytes(kind: string, dataBytes: number, isWriteAck = false): number {
+  if (kind === GpuKind.readReq || isWriteAck) return MEM_HEADER_BYTES;
+  return MEM_HEADER_BYTES + dataBytes;
+}
+
+/** Payload of every lifecycle command (`ctrl.pause`, `ctrl.resume`, `ctrl.gate`, `ctrl.wake`). */
+export interface CtrlCommand {
+  /** Who asked (unit name), for traces. */
+  readonly from?: string;
+}
+
+/** `ctrl.ack` payload: the lifecycle state a unit reached, and when. */
+export interface CtrlAck {
+  /** Instance name of the unit, e.g. `GPU.SM[3].ISSUE`. */
+  readonly unit: string;
+  readonly state: 'active' | 'draining' | 'paused' | 'gated';
+  /** Cycle of the unit's clock at which the state was entered. */
+  readonly cycle: number;
+}
+
+/** `mem.evict` payload: a line the L1D evicted (replacement or invalidation). */
+export interface L1dEviction {
+  /** Line-aligned byte address. */
+  readonly addr: number;
+  /** Line size, bytes. */
+  readonly size: number;
+  readonly sm: number;
+  /** The line was dirty (its data also goes down as a write-back). */
+  readonly dirty: boolean;
+}
+
+/**
+ * Kind -> payload type map of the GPU protocol: what `OutPort.send(kind, payload)` carries for
+ * each kind. Units and tests type payloads with `GpuPayload<'mem.rsp'>`.
+ */
+export interface GpuPayloads {
+  'cta.dispatch': CtaDispatch;
+  'cta.done': CtaDone;
+  'fetch.req': FetchReq;
+  'fetch.line': FetchedInsts;
+  'decode.inst': FetchedInsts;
+  'exec.dispatch': ExecDispatch;
+  'exec.writeback': Writeback | { readonly items: readonly Writeback[] };
+  'lsu.dispatch': LsuDispatch;
+  'lsu.writeback': Writeback | { readonly items: readonly Writeback[] };
+  'mem.readReq': GpuMemRequest;
+  'mem.writeReq': GpuMemRequest;
+  'mem.rsp': GpuMemResponse;
+  'mem.evict': L1dEviction;
+  'ctrl.pause': CtrlCommand;
+  'ctrl.resume': CtrlCommand;
+  'ctrl.gate': CtrlCommand;
+  'ctrl.wake': CtrlCommand;
+  'ctrl.ack': CtrlAck;
+}
+
+/** The payload type of GPU message kind `K`. */
+export type GpuPayload<K extends GpuKindName> = GpuPayloads[K];
