@@ -39,6 +39,17 @@ export interface StatDescriptor {
   readonly name: string;
   readonly unit: string;
   readonly description: string;
+  /**
+   * Name of the GPU-wide statistic that sums this one over every instance of the kind (e.g.
+   * `gpu_l1d_accesses` for `l1d_accesses`); the topology registers the sum from this field.
+   */
+  readonly gpuTotal?: string;
+}
+
+/** A unit instance's spec and injected resources, as a topology adds it to the engine. */
+export interface UnitInstanceConfig<S = unknown, R = object> {
+  readonly spec: S;
+  readonly resources?: R;
 }
 
 /**

@@ -16,6 +16,8 @@ import type { SmIssueParams } from '../../machines/sm-issue/sm-issue.ts';
 import type { SmFetchParams } from '../../machines/sm-fetch/sm-fetch.ts';
 import type { SmDecodeParams } from '../../machines/sm-decode/sm-decode.ts';
 import type { SmExecParams } from '../../machines/sm-exec/sm-exec.ts';
+import type { SmLsuParams } from '../../machines/sm-lsu/sm-lsu.ts';
+import type { UnitInstanceConfig } from '../sim/unit.ts';
 
 /** Execution pipelines and opcode-class timing of an SM. */
 export function execUnitsParams(config: GpuConfig): ExecUnitsParams {
@@ -55,8 +57,21 @@ export function tagArrayParams(g: GpuConfig['l1i']): TagArrayParams {
   };
 }
 
-/** Parameters of every SM-side unit of SM `smId`. */
-export function smUnitParams(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
+/** Spec and resources of every SM-side unit of SM `smId` (FETCH, DECODE, ISSUE, EXEC, LSU). */
+export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: UnitInstanceConfig<SmIssueParams>; fetch: UnitInstanceConfig<SmFetchParams>; decode: UnitInstanceConfig<SmDecodeParams>; exec: UnitInstanceConfig<SmExecParams>; lsu: UnitInstanceConfig<SmLsuParams> } {
+  const p = smUnitParams(config, context, smId, pollEveryCycle);
+  const lsu: SmLsuParams = {
+    smId,
+    sharedMemLatency: config.sharedMem.latencyCycles,
+    constLatency: config.constCache?.latencyCycles ?? config.l1d.latencyCycles,
+    l1dPortWidth: 1,
+    coalescer: { mode: config.l1d.sectorBytes !== undefined ? 'sectored' : 'line' },
+    sharedMem: { banks: config.sharedMem.banks, bankWidthBytes: 4, warpParts: config.sharedMem.warpParts, limitedBroadcast: config.sharedMem.limitedBroadcast },
+  };
+  return { issue: { spec: p.issue }, fetch: { spec: p.fetch }, decode: { spec: p.decode }, exec: { spec: p.exec }, lsu: { spec: lsu } };
+}
+
+function smUnitParams(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
   const exec = execUnitsParams(config);
   const ws = config.policies.warpScheduler;
   const maxWarps = maxWarpsPerSm(config);

@@ -24,13 +24,14 @@ import { smIssue } from '../../machines/sm-issue/sm-issue.ts';
 import { smFetch } from '../../machines/sm-fetch/sm-fetch.ts';
 import { smDecode } from '../../machines/sm-decode/sm-decode.ts';
 import { smExec } from '../../machines/sm-exec/sm-exec.ts';
-import { smWorkManager, type KernelLaunchPlan, type SmWorkManagerParams } from '../../machines/sm-work-manager/sm-work-manager.ts';
-import { smLsu, type SmLsuParams } from '../../machines/sm-lsu/sm-lsu.ts';
+import { smWorkManager, type KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
+import { smWorkManagerInstance } from './gpu-smwm.ts';
+import { smLsu } from '../../machines/sm-lsu/sm-lsu.ts';
 import { l1d, type L1dParams } from '../../machines/l1d/l1d.ts';
 import { gpuInterconnect, type GpuInterconnectParams } from '../../machines/gpu-interconnect/gpu-interconnect.ts';
 import { l2Slice, type L2SliceParams } from '../../machines/l2-slice/l2-slice.ts';
 import { dramChannel, type DramChannelParams } from '../../machines/dram-channel/dram-channel.ts';
-import { smUnitParams, tagArrayParams } from './gpu-sm.ts';
+import { smUnitInstances, tagArrayParams } from './gpu-sm.ts';
 
 /**
  * Resolves a scenario's `gpu` field: a preset or a gpgpusim.config (relative to the scenario),
@@ -121,31 +122,17 @@ export function buildGpu(config: GpuConfig, context: GpuContext, launches: reado
   const amap = addressMapParams(config);
   const decoder = new AddressMap(amap);
 
-  const smwm: SmWorkManagerParams = {
-    context,
-    numSms: nSm,
-    capacity: { maxWarps: maxWarpsPerSm(config), maxCtas: config.sm.maxCtas, registers: config.sm.registers, sharedMemBytes: config.sm.sharedMemBytes },
-    launches,
-    launchLatencyCycles: config.kernel.launchLatencyCycles,
-  };
-  engine.addUnit('GPU.SMWM', smWorkManager, 'core', smwm);
+  const smwm = smWorkManagerInstance(config, context, launches);
+  engine.addUnit('GPU.SMWM', smWorkManager, 'core', smwm.spec, smwm.resources);
 
   for (let i = 0; i < nSm; i++) {
     const sm = `GPU.SM[${i}]`;
-    const p = smUnitParams(config, context, i, pollEveryCycle);
-    engine.addUnit(`${sm}.FETCH`, smFetch, 'core', p.fetch);
-    engine.addUnit(`${sm}.DECODE`, smDecode, 'core', p.decode);
-    engine.addUnit(`${sm}.ISSUE`, smIssue, 'core', p.issue);
-    engine.addUnit(`${sm}.EXEC`, smExec, 'core', p.exec);
-    const lsu: SmLsuParams = {
-      smId: i,
-      sharedMemLatency: config.sharedMem.latencyCycles,
-      constLatency: config.constCache?.latencyCycles ?? config.l1d.latencyCycles,
-      l1dPortWidth: 1,
-      coalescer: { mode: config.l1d.sectorBytes !== undefined ? 'sectored' : 'line' },
-      sharedMem: { banks: config.sharedMem.banks, bankWidthBytes: 4, warpParts: config.sharedMem.warpParts, limitedBroadcast: config.sharedMem.limitedBroadcast },
-    };
-    engine.addUnit(`${sm}.LSU`, smLsu, 'core', lsu);
+    const p = smUnitInstances(config, context, i, pollEveryCycle);
+    engine.addUnit(`${sm}.FETCH`, smFetch, 'core', p.fetch.spec, p.fetch.resources);
+    engine.addUnit(`${sm}.DECODE`, smDecode, 'core', p.decode.spec, p.decode.resources);
+    engine.addUnit(`${sm}.ISSUE`, smIssue, 'core', p.issue.spec, p.issue.resources);
+    engine.addUnit(`${sm}.EXEC`, smExec, 'core', p.exec.spec, p.exec.resources);
+    engine.addUnit(`${sm}.LSU`, smLsu, 'core', p.lsu.spec, p.lsu.resources);
     const l1: L1dParams = { smId: i, cache: cacheParams(config.l1d), l1dLatency: config.l1d.latencyCycles };
     engine.addUnit(`${sm}.L1D`, l1d, 'core', l1);
   }
