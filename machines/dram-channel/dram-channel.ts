@@ -4,13 +4,13 @@
  * buffers, JEDEC/GDDR5 timing constraints, one command per cycle, FR-FCFS or FIFO scheduling.
  *
  * ## One DRAM cycle
- * 1. At most one request is taken from the `req[k]` ports (round robin over the L2
+ * 1. At most one request is taken from the `topIn[k]` ports (round robin over the L2
  *    sub-partitions sharing the channel) when the scheduler queue (`dram.queueSize`,
  *    GPGPU-Sim `-gpgpu_frfcfs_dram_sched_queue_size`) has room; its address is decoded with the
  *    GPU's {@link AddressMap} (bank, row, column) and pushed. When the queue is full the request
- *    stays in `req` and back-pressure reaches the L2 slice.
+ *    stays in `topIn` and back-pressure reaches the L2 slice.
  * 2. `DramChannel.cycle()` simulates the cycle (scheduling, one command, completions).
- * 3. Completed reads are answered with `mem.rsp` (addr, size, sm of the request) on the `rsp[k]`
+ * 3. Completed reads are answered with `mem.rsp` (addr, size, sm of the request) on the `topOut[k]`
  *    of the sub-partition that sent them, while it has room; writes are posted and answered by
  *    nobody.
  *
@@ -37,34 +37,32 @@ import { Fifo } from '../../src/messaging/fifo.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { AddressMap } from '../../src/model/mem/address-map.ts';
-import { DramChannel, deriveDramTimings, type DramParams } from '../../src/model/mem/dram.ts';
+import { DramChannel, deriveDramTimings } from '../../src/model/mem/dram.ts';
+import { dramSpec } from '../../src/model/mem/specs.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse, memPacketBytes } from '../../src/protocol/gpu.ts';
 
-/** Parameters of {@link dramChannel} (filled by the GPU topology builder). */
-export interface DramChannelParams {
-  /** Channel timing, banks and scheduler; times in DRAM command cycles (this unit's clock). */
-  readonly dram: DramParams;
+/** Spec of {@link dramChannel}. */
+export const dramChannelSpec = z.strictObject({
+  dram: dramSpec.describe('channel timing, banks and scheduler; times in DRAM command cycles (this unit clock)'),
+  subPartitions: z.int().min(1).describe('L2 sub-partitions sharing this channel: port arrays topIn[k] / topOut[k] (sub-partitions) [-gpgpu_n_sub_partition_per_mchannel]'),
+  latencyCycles: z.int().min(0).optional().describe('fixed delay between accepting a request and handing it to the scheduler queue (DRAM command cycles; the topology converts -dram_latency from core cycles); default 0 [-dram_latency]'),
+});
+
+/** Spec of {@link dramChannel}: timing, sub-partitions, fixed latency. */
+export type DramChannelParams = z.infer<typeof dramChannelSpec>;
+
+/** Injected resources of {@link dramChannel}. */
+export interface DramChannelResources {
   /** The GPU's address decoder (bank, row, column of a global address). */
   readonly addressMap: AddressMap;
-  /**
-   * L2 sub-partitions sharing this channel (GPGPU-Sim `-gpgpu_n_sub_partition_per_mchannel`):
-   * the port arrays `req[k]` / `rsp[k]`, one pair per L2 slice. >= 1.
-   */
-  readonly subPartitions: number;
-  /**
-   * Fixed delay, DRAM command cycles (this unit's clock), between accepting a request and
-   * handing it to the scheduler queue (GPGPU-Sim `-dram_latency`, which counts core cycles: the
-   * topology converts). Integer >= 0; default 0.
-   */
-  readonly latencyCycles?: number;
 }
 
 /** Mutable datapath state (mutated in place; DESIGN.md §3). */
 export interface DramChannelState {
   readonly io: UnitIo;
-  /** `req[k]` / `rsp[k]` per sub-partition. */
+  /** `topIn[k]` / `topOut[k]` per sub-partition. */
   readonly req: InPort[];
   readonly rsp: OutPort[];
   /** Sub-partition whose `req` port is looked at first (round robin). */
@@ -97,8 +95,8 @@ export interface DramChannelState {
 /** Sub-partition (port index) a request came in on. */
 function subOf(s: DramChannelState, m: Message): number {
   if (s.req.length === 1) return 0;
-  const name = m.dstPort; // `req[k]`
-  return Number(name.slice(4, -1));
+  const name = m.dstPort; // `topIn[k]`
+  return Number(name.slice(6, -1));
 }
 
 /** Simulates one model cycle and collects completions. */
@@ -124,14 +122,8 @@ function runOne(s: DramChannelState): void {
   }
 }
 
-function step(s: DramChannelState): void {
+function step(s: DramChannelState, cycle: number): void {
   const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    io.wakeInCycles(1);
-    return;
-  }
-  s.lastCycle = cycle;
   const dram = s.dram;
   // Replay skipped cycles (idle: only constraint expiry matters, bounded by the horizon).
   let target = cycle - s.offset;
@@ -199,30 +191,31 @@ function step(s: DramChannelState): void {
 }
 
 /** The unit kind `dramChannel`. */
-export const dramChannel = defineUnit<DramChannelParams>({
+export const dramChannel = defineUnit<DramChannelParams, DramChannelResources>({
   kind: 'dramChannel',
   description: 'GDDR memory channel: address decode, banks and bank groups with row buffers, GDDR5 timing, FR-FCFS or FIFO scheduling; reads answered with mem.rsp, writes posted.',
   source: 'GPGPU-Sim dram_t / frfcfs_scheduler; src/model/mem/dram.ts',
-  spec: z.custom<DramChannelParams>((v) => typeof v === 'object' && v !== null && 'dram' in v && 'addressMap' in v, 'built by the GPU topology'),
+  spec: dramChannelSpec,
+  resources: [{ name: 'addressMap', description: "the GPU's AddressMap (bank, row and column of a global address), built by the topology" }],
   delivery: 'batch',
   ports: [
-    { name: 'req', direction: 'in', description: 'line reads and write-backs from L2 sub-partition k (held here while the scheduler queue is full)', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'subPartitions', capacity: 4 },
-    { name: 'rsp', direction: 'out', description: 'read data to L2 sub-partition k', messageKinds: [GpuKind.rsp], countParam: 'subPartitions', capacity: 4 },
+    { name: 'topIn', direction: 'in', description: 'line reads and write-backs from L2 sub-partition k (held here while the scheduler queue is full)', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'subPartitions', capacity: 4 },
+    { name: 'topOut', direction: 'out', description: 'read data to L2 sub-partition k', messageKinds: [GpuKind.rsp], countParam: 'subPartitions', capacity: 4 },
   ],
   stats: [
-    { name: 'dram_reads', unit: 'count', description: 'read requests completed' },
-    { name: 'dram_writes', unit: 'count', description: 'write requests completed' },
-    { name: 'row_hits', unit: 'count', description: 'requests that found their row open' },
-    { name: 'row_misses', unit: 'count', description: 'requests that needed ACT (and PRE)' },
+    { name: 'dram_reads', unit: 'count', description: 'read requests completed', gpuTotal: 'gpu_dram_reads' },
+    { name: 'dram_writes', unit: 'count', description: 'write requests completed', gpuTotal: 'gpu_dram_writes' },
+    { name: 'row_hits', unit: 'count', description: 'requests that found their row open', gpuTotal: 'gpu_dram_row_hits' },
+    { name: 'row_misses', unit: 'count', description: 'requests that needed ACT (and PRE)', gpuTotal: 'gpu_dram_row_misses' },
     { name: 'activates', unit: 'count', description: 'ACT commands' },
     { name: 'precharges', unit: 'count', description: 'PRE commands' },
-    { name: 'bytes', unit: 'bytes', description: 'bytes of accepted requests' },
+    { name: 'bytes', unit: 'bytes', description: 'bytes of accepted requests', gpuTotal: 'gpu_dram_bytes' },
     { name: 'busy_cycles', unit: 'cycles', description: 'cycles with a request queued, in service or transferring' },
     { name: 'data_bus_busy_cycles', unit: 'cycles', description: 'cycles the data bus carried data (BL/r per column command)' },
     { name: 'achieved_bandwidth', unit: 'GB/s', description: 'bytes / simulated time' },
   ],
-  logic: (p) =>
-    wakeLogic(
+  logic: (p, r) =>
+    cycleLogic(
       step,
       ({ input: io }: { input: UnitIo }): DramChannelState => {
         const dram = new DramChannel(p.dram);
@@ -247,11 +240,11 @@ export const dramChannel = defineUnit<DramChannelParams>({
         if (!(Number.isInteger(latency) && latency >= 0)) throw new SimulationError(`${io.name}: latencyCycles must be an integer >= 0, got ${latency}`);
         return {
           io,
-          req: Array.from({ length: nSub }, (_, k) => io.in(`req[${k}]`)),
-          rsp: Array.from({ length: nSub }, (_, k) => io.out(`rsp[${k}]`)),
+          req: Array.from({ length: nSub }, (_, k) => io.in(`topIn[${k}]`)),
+          rsp: Array.from({ length: nSub }, (_, k) => io.out(`topOut[${k}]`)),
           rrNext: 0,
           dram,
-          map: p.addressMap,
+          map: r.addressMap,
           banks: p.dram.banks,
           offset: 0,
           horizon,

@@ -3,10 +3,10 @@
  * request and response networks, as GPGPU-Sim's local crossbar (`-network_mode 2`, two
  * subnetworks) and MGPUSim's switches model it.
  *
- * - Request network: a request arriving on `smIn[i]` goes to `memOut[j]` with
+ * - Request network: a request arriving on `topIn[i]` goes to `bottomOut[j]` with
  *   `j = partitionOf(addr)` (the topology passes a routing function built on the GPU's
  *   `AddressMap`: the L2 slice, i.e. memory sub-partition, owning the address).
- * - Response network: a response arriving on `memIn[j]` goes to `smOut[payload.sm]`.
+ * - Response network: a response arriving on `bottomIn[j]` goes to `topOut[payload.sm]`.
  *
  * Each output forwards at most one packet per cycle. Among inputs whose head packet wants the
  * same output, a round-robin arbiter per output grants the one after the last winner. A head
@@ -24,19 +24,23 @@ import { z } from 'zod';
 import { SimulationError } from '../../src/errors.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse } from '../../src/protocol/gpu.ts';
 
-/** Parameters of {@link gpuInterconnect} (filled by the GPU topology builder). */
-export interface GpuInterconnectParams {
-  /** SMs (port arrays `smIn`, `smOut`). */
-  readonly sms: number;
-  /** Memory partitions / L2 slices (port arrays `memOut`, `memIn`). */
-  readonly partitions: number;
-  /** L2 slice owning byte address `addr`: an integer in [0, partitions). */
+/** Spec of {@link gpuInterconnect}. */
+export const gpuInterconnectSpec = z.strictObject({
+  sms: z.int().min(1).describe('SMs: port arrays topIn / topOut (SMs)'),
+  partitions: z.int().min(1).describe('memory sub-partitions = L2 slices: port arrays bottomOut / bottomIn (slices)'),
+  bufferDepth: z.int().min(1).describe('capacity of every port buffer (packets) [-gpgpu_icnt input/output buffer size]'),
+});
+
+/** Spec of {@link gpuInterconnect}: SMs, L2 slices, buffer depth. */
+export type GpuInterconnectParams = z.infer<typeof gpuInterconnectSpec>;
+
+/** Injected resources of {@link gpuInterconnect}. */
+export interface GpuInterconnectResources {
+  /** L2 slice owning byte address `addr`: an integer in [0, partitions) (the GPU's address map). */
   readonly partitionOf: (addr: number) => number;
-  /** Capacity of every port buffer, packets (GPGPU-Sim input/output buffer size), >= 1. */
-  readonly bufferDepth: number;
 }
 
 /** One network (request or response). */
@@ -56,6 +60,7 @@ interface Network {
 export interface GpuInterconnectState {
   readonly io: UnitIo;
   readonly p: GpuInterconnectParams;
+  readonly partitionOf: (addr: number) => number;
   readonly request: Network;
   readonly response: Network;
   /** Forwarded read id -> id of the message it came from. */
@@ -86,7 +91,7 @@ function arbitrate(s: GpuInterconnectState, net: Network): boolean {
       want[i] = -1;
       continue;
     }
-    const j = net.isRequest ? s.p.partitionOf((head.payload as GpuMemRequest).addr) : (head.payload as GpuMemResponse).sm;
+    const j = net.isRequest ? s.partitionOf((head.payload as GpuMemRequest).addr) : (head.payload as GpuMemResponse).sm;
     if (!(Number.isInteger(j) && j >= 0 && j < nOut)) {
       throw new SimulationError(
         `${s.io.name}: ${net.isRequest ? `partitionOf(${(head.payload as GpuMemRequest).addr})` : `response sm`} = ${j}, outside [0, ${nOut})`,
@@ -130,29 +135,24 @@ function arbitrate(s: GpuInterconnectState, net: Network): boolean {
 
 function step(s: GpuInterconnectState): void {
   const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    io.wakeInCycles(1);
-    return;
-  }
-  s.lastCycle = cycle;
   const moreReq = arbitrate(s, s.request);
   const moreRsp = arbitrate(s, s.response);
   if (moreReq || moreRsp) io.wakeInCycles(1);
 }
 
 /** The unit kind `gpuInterconnect`. */
-export const gpuInterconnect = defineUnit<GpuInterconnectParams>({
+export const gpuInterconnect = defineUnit<GpuInterconnectParams, GpuInterconnectResources>({
   kind: 'gpuInterconnect',
   description: 'SM <-> L2 crossbar with request and response networks: requests routed by partitionOf(addr), responses by SM; one packet per output per cycle, round-robin arbitration.',
   source: 'GPGPU-Sim local crossbar (-network_mode 2, two subnetworks); MGPUSim switch',
-  spec: z.custom<GpuInterconnectParams>((v) => typeof v === 'object' && v !== null && 'partitionOf' in v && 'sms' in v, 'built by the GPU topology'),
+  spec: gpuInterconnectSpec,
+  resources: [{ name: 'partitionOf', description: 'routing function: byte address -> L2 slice index (built by the topology from the address map)' }],
   delivery: 'batch',
   ports: [
-    { name: 'smIn', direction: 'in', description: 'requests from SM i (its L1D)', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'sms', capacity: 'bufferDepth' },
-    { name: 'smOut', direction: 'out', description: 'responses to SM i', messageKinds: [GpuKind.rsp], countParam: 'sms', capacity: 'bufferDepth' },
-    { name: 'memOut', direction: 'out', description: 'requests to L2 slice j', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'partitions', capacity: 'bufferDepth' },
-    { name: 'memIn', direction: 'in', description: 'responses from L2 slice j', messageKinds: [GpuKind.rsp], countParam: 'partitions', capacity: 'bufferDepth' },
+    { name: 'topIn', direction: 'in', description: 'requests from SM i (its L1D)', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'sms', capacity: 'bufferDepth' },
+    { name: 'topOut', direction: 'out', description: 'responses to SM i', messageKinds: [GpuKind.rsp], countParam: 'sms', capacity: 'bufferDepth' },
+    { name: 'bottomOut', direction: 'out', description: 'requests to L2 slice j', messageKinds: [GpuKind.readReq, GpuKind.writeReq], countParam: 'partitions', capacity: 'bufferDepth' },
+    { name: 'bottomIn', direction: 'in', description: 'responses from L2 slice j', messageKinds: [GpuKind.rsp], countParam: 'partitions', capacity: 'bufferDepth' },
   ],
   stats: [
     { name: 'request_packets', unit: 'count', description: 'request packets forwarded' },
@@ -160,14 +160,15 @@ export const gpuInterconnect = defineUnit<GpuInterconnectParams>({
     { name: 'response_packets', unit: 'count', description: 'response packets forwarded' },
     { name: 'response_conflicts', unit: 'cycles', description: 'input-cycles a response head lost arbitration or found its output full' },
   ],
-  logic: (p) =>
-    wakeLogic(
+  logic: (p, r) =>
+    cycleLogic(
       step,
       ({ input: io }: { input: UnitIo }): GpuInterconnectState => ({
         io,
         p,
-        request: makeNetwork(io, 'smIn', 'memOut', p.sms, p.partitions, 'request', true),
-        response: makeNetwork(io, 'memIn', 'smOut', p.partitions, p.sms, 'response', false),
+        partitionOf: r.partitionOf,
+        request: makeNetwork(io, 'topIn', 'bottomOut', p.sms, p.partitions, 'request', true),
+        response: makeNetwork(io, 'bottomIn', 'topOut', p.partitions, p.sms, 'response', false),
         origin: new Map(),
         lastCycle: -1,
       }),

@@ -37,26 +37,28 @@ import { SimulationError } from '../../src/errors.ts';
 import { Fifo } from '../../src/messaging/fifo.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
-import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME, ResFailReason, type CacheParams } from '../../src/model/mem/cache.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
-import { GpuKind, type GpuMemRequest, type GpuMemResponse, memPacketBytes } from '../../src/protocol/gpu.ts';
+import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME } from '../../src/model/mem/cache.ts';
+import { registerCacheStats } from '../../src/model/mem/cache-stats.ts';
+import { cacheSpec } from '../../src/model/mem/specs.ts';
+import { Lifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { GpuKind, type GpuMemRequest, type GpuMemResponse, type L1dEviction, memPacketBytes } from '../../src/protocol/gpu.ts';
 
 /**
- * Parameters of {@link l1d} (filled by the GPU topology builder). GTX480:
- * `cache = { sets: 32, ways: 4, lineBytes: 128, setIndex: 'fermiHash', replacement: 'lru',
- * allocate: 'onMiss', writeHit: 'localWbGlobalWe', writeMiss: 'noWriteAllocate', mshrEntries: 64,
- * mshrMaxMerge: 8, missQueueSize: 8 }`, `l1dLatency` 1 (GPGPU-Sim 3.x) or 20+ (Accel-Sim).
+ * Spec of {@link l1d}. GTX480: `cache = { sets: 32, ways: 4, lineBytes: 128, setIndex:
+ * 'fermiHash', replacement: 'lru', allocate: 'onMiss', writeHit: 'localWbGlobalWe', writeMiss:
+ * 'noWriteAllocate', mshrEntries: 64, mshrMaxMerge: 8, missQueueSize: 8 }`, `l1dLatency` 1
+ * (GPGPU-Sim 3.x) or 20+ (Accel-Sim).
  */
-export interface L1dParams {
-  /** SM index (put in requests sent down, so responses route back). */
-  readonly smId: number;
-  /** Geometry, MSHRs, miss queue and write policies. */
-  readonly cache: CacheParams;
-  /** Cycles from acceptance of a hit to its answer leaving on `rsp`, >= 1. */
-  readonly l1dLatency: number;
-  /** Requests looked up per cycle, at most; default 1 (one tag/data port). */
-  readonly requestsPerCycle?: number;
-}
+export const l1dSpec = z.strictObject({
+  smId: z.int().min(0).describe('SM index, put in requests sent down so responses route back (index)'),
+  cache: cacheSpec.describe('geometry, MSHRs, miss queue and write policies [-gpgpu_cache:dl1]'),
+  l1dLatency: z.int().min(1).describe('cycles from acceptance of a hit to its answer leaving on topOut (core cycles) [-gpgpu_l1_latency]'),
+  requestsPerCycle: z.int().min(1).optional().describe('requests looked up per cycle (requests); default 1 (one tag/data port)'),
+});
+
+/** Spec of {@link l1d}: SM index, cache, hit latency, lookups per cycle. */
+export type L1dParams = z.infer<typeof l1dSpec>;
 
 /** Mutable datapath state (mutated in place; DESIGN.md §3). */
 export interface L1dState {
@@ -66,6 +68,10 @@ export interface L1dState {
   readonly rsp: OutPort;
   readonly down: OutPort;
   readonly up: InPort;
+  /** Eviction announcements (`mem.evict`), or null when no unit listens (the port is unbound). */
+  readonly evict: OutPort | null;
+  readonly ctrlIn: InPort;
+  readonly lifecycle: Lifecycle;
   readonly ctrl: CacheController;
   readonly miss: MissRequest;
   /** Hit answers: requests and the cycle they may leave, in acceptance order. */
@@ -89,6 +95,36 @@ export interface L1dState {
   stallReason: number;
   lastCycle: number;
   readonly atomics: { value: number };
+  readonly evictions: { value: number };
+  readonly evictionsDropped: { value: number };
+}
+
+/**
+ * Announces the line the last allocation evicted, if any (`mem.evict` on the `evict` port), for
+ * a unit spliced beside the L1D such as a victim cache. A full port drops the announcement and
+ * counts it (`l1d_evictions_dropped`): the L1D never stalls for a listener.
+ */
+function announceEviction(s: L1dState): void {
+  const tags = s.ctrl.tags;
+  if (s.evict === null || !tags.victimValid) return;
+  s.evictions.value++;
+  if (!s.evict.hasRoom) {
+    s.evictionsDropped.value++;
+    return;
+  }
+  const ev: L1dEviction = { addr: tags.victimAddr, size: tags.lineBytes, sm: s.p.smId, dirty: tags.victimDirty };
+  s.evict.send(GpuKind.evict, ev);
+}
+
+/** True when the L1D holds no request, miss, answer or atomic. */
+function holdsNoWork(s: L1dState): boolean {
+  return s.req.length === 0 && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0;
+}
+
+/** Applies control messages (rare; one statechart event each). */
+function control(s: L1dState): void {
+  let m: Message | undefined;
+  while ((m = s.ctrlIn.recv()) !== undefined) s.lifecycle.handle(m, holdsNoWork(s));
 }
 
 function answer(s: L1dState, req: Message<GpuMemRequest>, write: boolean): void {
@@ -183,6 +219,7 @@ function acceptRequests(s: L1dState, cycle: number): void {
     const writesBefore = ctrl.sent[MissKind.write]!;
     const readsBefore = ctrl.sent[MissKind.read]!;
     const outcome = ctrl.access(pl.addr, isWrite, msg.id, pl.size, pl.local === true);
+    if (outcome === CacheOutcome.miss && ctrl.tags.allocation === 'onMiss') announceEviction(s);
     if (outcome === CacheOutcome.resFail) {
       if (s.stallStart < 0 || s.stallReason !== ctrl.lastReason) {
         endStall(s);
@@ -205,14 +242,13 @@ function acceptRequests(s: L1dState, cycle: number): void {
   }
 }
 
-function step(s: L1dState): void {
+function step(s: L1dState, cycle: number): void {
   const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    io.wakeInCycles(1);
-    return;
+  if (s.ctrlIn.length > 0) control(s);
+  const lifecycle = s.lifecycle;
+  if (lifecycle.state === 'gated' && (s.req.length > 0 || s.up.length > 0)) {
+    throw new SimulationError(`${io.name}: a memory request or response arrived while the L1D is power-gated`);
   }
-  s.lastCycle = cycle;
   const ctrl = s.ctrl;
   // 1. fills and atomic responses
   let m: Message | undefined;
@@ -225,6 +261,7 @@ function step(s: L1dState): void {
     }
     const line = ctrl.tags.blockAddr((m.payload as GpuMemResponse).addr);
     const n = ctrl.fill(line);
+    if (ctrl.tags.allocation === 'onFill') announceEviction(s);
     const ids = ctrl.readyIds;
     for (let i = 0; i < n; i++) {
       const id = ids[i]!;
@@ -245,12 +282,13 @@ function step(s: L1dState): void {
   // 2-4.
   sendAnswers(s, cycle);
   drainMisses(s);
-  acceptRequests(s, cycle);
+  if (lifecycle.running) acceptRequests(s, cycle); // paused: requests wait in topIn (back-pressure)
   drainMisses(s);
   sendAnswers(s, cycle);
+  if (lifecycle.state === 'draining' && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0) lifecycle.drained();
   // 5. sleep until the next thing to do
   let next = Infinity;
-  if (s.req.length > 0) next = cycle + 1;
+  if (s.req.length > 0 && lifecycle.running) next = cycle + 1;
   if (s.answers.length > 0 && s.rsp.hasRoom) next = cycle + 1;
   if (s.hitMsgs.length > 0) {
     const r = s.hitReady.peek()!;
@@ -261,65 +299,55 @@ function step(s: L1dState): void {
   if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
 }
 
-const REASONS = [ResFailReason.mshrFull, ResFailReason.mshrMergeFull, ResFailReason.missQueueFull, ResFailReason.noLineToAllocate];
-
-/**
- * Registers GPGPU-Sim-style cache statistics of `ctrl` under `<instance>.<prefix>_*` as derived
- * values (read from the controller's counters when printed; nothing on the hot path):
- * accesses (hits + pending hits + misses, reservation failures excluded, as GPGPU-Sim), hits,
- * misses, hit_reserved, res_fail, res_fail_<reason> (attempts that failed, per reason).
- */
-export function registerCacheStats(io: UnitIo, ctrl: CacheController, prefix: string): void {
-  const r = ctrl.readOutcomes;
-  const w = ctrl.writeOutcomes;
-  const sum = (o: number) => r[o]! + w[o]!;
-  const d = (name: string, f: () => number, desc: string) => io.stats.derived(`${io.name}.${prefix}_${name}`, f, desc, 'count');
-  d('accesses', () => sum(CacheOutcome.hit) + sum(CacheOutcome.hitReserved) + sum(CacheOutcome.miss), 'accesses that completed a lookup (hits + pending hits + misses)');
-  d('hits', () => sum(CacheOutcome.hit), 'hits');
-  d('misses', () => sum(CacheOutcome.miss), 'misses (a line read or a write sent down)');
-  d('hit_reserved', () => sum(CacheOutcome.hitReserved), 'pending hits (merged into an MSHR entry)');
-  d('res_fail', () => sum(CacheOutcome.resFail), 'reservation-failure attempts');
-  for (const reason of REASONS) {
-    d(`res_fail_${RES_FAIL_REASON_NAME[reason]}`, () => ctrl.readResFails[reason]! + ctrl.writeResFails[reason]!, `reservation failures: ${RES_FAIL_REASON_NAME[reason]}`);
-  }
-}
-
 /** The unit kind `l1d`. */
 export const l1d = defineUnit<L1dParams>({
   kind: 'l1d',
   description: 'SM L1 data cache: tag array, MSHRs and miss queue (CacheController); hit latency, MSHR merging, reservation failures as back-pressure, Fermi write-evict/no-allocate, atomics bypassed to L2.',
   source: 'paper 001 §2.1/§3.3; GPGPU-Sim l1_cache / data_cache::access',
-  spec: z.custom<L1dParams>((v) => typeof v === 'object' && v !== null && 'cache' in v && 'l1dLatency' in v, 'built by the GPU topology'),
+  spec: l1dSpec,
+  machine: unitLifecycleMachine,
   delivery: 'batch',
   ports: [
-    { name: 'req', direction: 'in', description: 'transactions from the LSU; a reservation failure leaves the head here', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 8 },
-    { name: 'rsp', direction: 'out', description: 'answers to the LSU (loads: data; stores: accepted)', messageKinds: [GpuKind.rsp], capacity: 8 },
-    { name: 'down', direction: 'out', description: 'line reads, posted writes and atomics to the interconnect', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 4 },
-    { name: 'up', direction: 'in', description: 'fills and atomic responses from the interconnect', messageKinds: [GpuKind.rsp], capacity: 8 },
+    { name: 'topIn', direction: 'in', description: 'transactions from the LSU; a reservation failure leaves the head here', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 8 },
+    { name: 'topOut', direction: 'out', description: 'answers to the LSU (loads: data; stores: accepted)', messageKinds: [GpuKind.rsp], capacity: 8 },
+    { name: 'bottomOut', direction: 'out', description: 'line reads, posted writes and atomics to the interconnect', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 4 },
+    { name: 'bottomIn', direction: 'in', description: 'fills and atomic responses from the interconnect', messageKinds: [GpuKind.rsp], capacity: 8 },
+    { name: 'evict', direction: 'out', description: 'lines evicted by replacement (for a spliced victim cache); unbound = not announced', messageKinds: [GpuKind.evict], capacity: 8, optional: true },
+    { name: 'ctrl', direction: 'in', description: 'lifecycle commands (pause: finish held work, accept none; gate: only when empty)', messageKinds: [GpuKind.ctrlPause, GpuKind.ctrlResume, GpuKind.ctrlGate, GpuKind.ctrlWake], capacity: 4, optional: true },
+    { name: 'status', direction: 'out', description: 'lifecycle acknowledgements', messageKinds: [GpuKind.ctrlAck], capacity: 4, optional: true },
   ],
   stats: [
-    { name: 'l1d_accesses', unit: 'count', description: 'hits + pending hits + misses (GPGPU-Sim L1D_total_cache_accesses)' },
+    { name: 'l1d_accesses', unit: 'count', description: 'hits + pending hits + misses (GPGPU-Sim L1D_total_cache_accesses)', gpuTotal: 'gpu_l1d_accesses' },
     { name: 'l1d_hits', unit: 'count', description: 'hits' },
-    { name: 'l1d_misses', unit: 'count', description: 'misses' },
+    { name: 'l1d_misses', unit: 'count', description: 'misses', gpuTotal: 'gpu_l1d_misses' },
     { name: 'l1d_hit_reserved', unit: 'count', description: 'pending hits (MSHR merges)' },
-    { name: 'l1d_res_fail', unit: 'count', description: 'reservation-failure attempts (one per cycle a blocked request retries)' },
-    { name: 'l1d_res_fail_<reason>', unit: 'count', description: 'per reason: mshrFull, mshrMergeFull, missQueueFull, noLineToAllocate' },
+    { name: 'l1d_res_fail', unit: 'count', description: 'reservation-failure attempts (one per cycle a blocked request retries)', gpuTotal: 'gpu_l1d_res_fail' },
+    { name: 'l1d_res_fail_<reason>', unit: 'count', description: 'per reason: mshrFull, mshrMergeFull, missQueueFull, noLineToAllocate', gpuTotal: 'gpu_l1d_res_fail_<reason>', variants: ['mshrFull', 'mshrMergeFull', 'missQueueFull', 'noLineToAllocate'] },
     { name: 'l1d_atomics', unit: 'count', description: 'atomics forwarded to L2 (bypass)' },
+    { name: 'l1d_evictions', unit: 'count', description: 'valid lines evicted by replacement (counted only while the evict port is bound)' },
+    { name: 'l1d_evictions_dropped', unit: 'count', description: 'eviction announcements dropped because the evict port was full' },
+    { name: 'lifecycle_<state>_cycles', unit: 'cycles', description: 'cycles per lifecycle state (active, draining, paused, gated); registered on the first control message' },
   ],
   logic: (p) =>
-    wakeLogic(
+    cycleLogic(
       step,
       ({ input: io }: { input: UnitIo }): L1dState => {
         if (!(Number.isInteger(p.l1dLatency) && p.l1dLatency >= 1)) throw new SimulationError(`${io.name}: l1dLatency must be an integer >= 1, got ${p.l1dLatency}`);
         const ctrl = new CacheController(p.cache);
         registerCacheStats(io, ctrl, 'l1d');
+        // Evictions are announced (and counted) only when a unit listens on `evict`.
+        const evictOut = io.out('evict');
+        const evictPort = evictOut.isBound ? evictOut : null;
         return {
           io,
           p,
-          req: io.in('req'),
-          rsp: io.out('rsp'),
-          down: io.out('down'),
-          up: io.in('up'),
+          req: io.in('topIn'),
+          rsp: io.out('topOut'),
+          down: io.out('bottomOut'),
+          up: io.in('bottomIn'),
+          evict: evictPort,
+          ctrlIn: io.in('ctrl'),
+          lifecycle: new Lifecycle(io, io.out('status')),
           ctrl,
           miss: new MissRequest(),
           hitMsgs: new Fifo(16),
@@ -333,9 +361,12 @@ export const l1d = defineUnit<L1dParams>({
           stallReason: -1,
           lastCycle: -1,
           atomics: io.counter('l1d_atomics', 'atomics forwarded to L2'),
+          evictions: evictPort !== null ? io.counter('l1d_evictions', 'valid lines evicted by replacement') : { value: 0 },
+          evictionsDropped: evictPort !== null ? io.counter('l1d_evictions_dropped', 'eviction announcements dropped (evict port full)') : { value: 0 },
         };
       },
     ),
+  finalize: (snap: { context: L1dState }) => snap.context.lifecycle.finalize(),
   pendingWork: (snap: { context: L1dState }) => {
     const s = snap.context;
     const parts: string[] = [];

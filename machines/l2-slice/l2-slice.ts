@@ -37,25 +37,30 @@ import { SimulationError } from '../../src/errors.ts';
 import { Fifo } from '../../src/messaging/fifo.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
-import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME, type CacheParams } from '../../src/model/mem/cache.ts';
+import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME } from '../../src/model/mem/cache.ts';
+import { cacheSpec } from '../../src/model/mem/specs.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
+import { registerCacheStats } from '../../src/model/mem/cache-stats.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse, memPacketBytes } from '../../src/protocol/gpu.ts';
-import { registerCacheStats } from '../l1d/l1d.ts';
 
 /**
- * Parameters of {@link l2Slice} (filled by the GPU topology builder). GTX480 slice:
- * `cache = { sets: 64, ways: 8, lineBytes: 128, setIndex: 'linear', replacement: 'lru',
- * allocate: 'onMiss', writeHit: 'writeBack', writeMiss: 'writeAllocate', mshrEntries: 256,
- * mshrMaxMerge: 4, missQueueSize: 4 }`, `ropLatency` 120.
+ * Spec of {@link l2Slice}. GTX480 slice: `cache = { sets: 64, ways: 8, lineBytes: 128,
+ * setIndex: 'linear', replacement: 'lru', allocate: 'onMiss', writeHit: 'writeBack',
+ * writeMiss: 'writeAllocate', mshrEntries: 256, mshrMaxMerge: 4, missQueueSize: 4 }`,
+ * `ropLatency` 120.
  */
-export interface L2SliceParams {
-  /** Geometry, MSHRs, miss queue and policies (normally writeBack + writeAllocate). */
-  readonly cache: CacheParams;
-  /** Cycles (L2 clock) a request waits in the ROP queue before its tag lookup, >= 0. */
-  readonly ropLatency: number;
-  /** ROP queue capacity, requests; default max(8, ropLatency + 1) (full rate never blocks). */
-  readonly ropQueueSize?: number;
+export const l2SliceSpec = z.strictObject({
+  cache: cacheSpec.describe('geometry, MSHRs, miss queue and policies (normally writeBack + writeAllocate) [-gpgpu_cache:dl2]'),
+  ropLatency: z.int().min(0).describe('cycles (L2 clock) a request waits in the ROP queue before its tag lookup (cycles) [-gpgpu_l2_rop_latency]'),
+  ropQueueSize: z.int().min(1).optional().describe('ROP queue capacity (requests); default max(8, ropLatency + 1), so full rate never blocks'),
+});
+
+/** Spec of {@link l2Slice}: cache, ROP latency and queue. */
+export type L2SliceParams = z.infer<typeof l2SliceSpec>;
+
+/** Injected resources of {@link l2Slice}. */
+export interface L2SliceResources {
   /**
    * Address used to index the tag array (GPGPU-Sim `partition_address`); must be injective on
    * the addresses this slice receives and keep the byte offset within a line. Default identity.
@@ -67,6 +72,7 @@ export interface L2SliceParams {
 export interface L2SliceState {
   readonly io: UnitIo;
   readonly p: L2SliceParams;
+  readonly localAddress: ((addr: number) => number) | undefined;
   readonly req: InPort;
   readonly rsp: OutPort;
   readonly dramReq: OutPort;
@@ -119,7 +125,7 @@ function trackVictim(s: L2SliceState, wbBefore: number, allocated: boolean): voi
 function fills(s: L2SliceState): void {
   const io = s.io;
   const ctrl = s.ctrl;
-  const local = s.p.localAddress;
+  const local = s.localAddress;
   let m: Message | undefined;
   while ((m = s.dramRsp.recv()) !== undefined) {
     const gAddr = (m.payload as GpuMemResponse).addr;
@@ -194,7 +200,7 @@ function lookup(s: L2SliceState, cycle: number): void {
   const pl = msg.payload;
   const atomic = pl.atomic === true;
   const isWrite = msg.kind === GpuKind.writeReq || atomic;
-  const local = s.p.localAddress;
+  const local = s.localAddress;
   const addr = local ? local(pl.addr) : pl.addr;
   const readsBefore = ctrl.sent[MissKind.read]!;
   const writesBefore = ctrl.sent[MissKind.write]!;
@@ -241,14 +247,8 @@ function sendAnswers(s: L2SliceState): void {
   }
 }
 
-function step(s: L2SliceState): void {
+function step(s: L2SliceState, cycle: number): void {
   const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    io.wakeInCycles(1);
-    return;
-  }
-  s.lastCycle = cycle;
   fills(s);
   drainMisses(s);
   if (s.ropMsgs.length < s.ropQueueSize) {
@@ -270,30 +270,31 @@ function step(s: L2SliceState): void {
 }
 
 /** The unit kind `l2Slice`. */
-export const l2Slice = defineUnit<L2SliceParams>({
+export const l2Slice = defineUnit<L2SliceParams, L2SliceResources>({
   kind: 'l2Slice',
   description: 'L2 cache slice of one memory sub-partition: ROP delay, write-back write-allocate CacheController, atomics as read-modify-write, read misses and dirty write-backs to DRAM.',
   source: 'GPGPU-Sim memory_sub_partition (rop_latency, L2 queues), l2_cache write-back/write-allocate',
-  spec: z.custom<L2SliceParams>((v) => typeof v === 'object' && v !== null && 'cache' in v && 'ropLatency' in v, 'built by the GPU topology'),
+  spec: l2SliceSpec,
+  resources: [{ name: 'localAddress', description: 'partition-local address function (GPGPU-Sim partition_address) built by the topology from the address map; default identity', optional: true }],
   delivery: 'batch',
   ports: [
-    { name: 'req', direction: 'in', description: 'requests from the interconnect', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 8 },
-    { name: 'rsp', direction: 'out', description: 'answers to reads and atomics, to the requesting SM', messageKinds: [GpuKind.rsp], capacity: 8 },
-    { name: 'dramReq', direction: 'out', description: 'line reads and write-backs to the DRAM channel', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 4 },
-    { name: 'dramRsp', direction: 'in', description: 'line fills from the DRAM channel', messageKinds: [GpuKind.rsp], capacity: 8 },
+    { name: 'topIn', direction: 'in', description: 'requests from the interconnect', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 8 },
+    { name: 'topOut', direction: 'out', description: 'answers to reads and atomics, to the requesting SM', messageKinds: [GpuKind.rsp], capacity: 8 },
+    { name: 'bottomOut', direction: 'out', description: 'line reads and write-backs to the DRAM channel', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 4 },
+    { name: 'bottomIn', direction: 'in', description: 'line fills from the DRAM channel', messageKinds: [GpuKind.rsp], capacity: 8 },
   ],
   stats: [
-    { name: 'l2_accesses', unit: 'count', description: 'hits + pending hits + misses' },
-    { name: 'l2_hits', unit: 'count', description: 'hits' },
-    { name: 'l2_misses', unit: 'count', description: 'misses' },
+    { name: 'l2_accesses', unit: 'count', description: 'hits + pending hits + misses', gpuTotal: 'gpu_l2_accesses' },
+    { name: 'l2_hits', unit: 'count', description: 'hits', gpuTotal: 'gpu_l2_hits' },
+    { name: 'l2_misses', unit: 'count', description: 'misses', gpuTotal: 'gpu_l2_misses' },
     { name: 'l2_hit_reserved', unit: 'count', description: 'pending hits (MSHR merges)' },
     { name: 'l2_res_fail', unit: 'count', description: 'reservation-failure attempts' },
     { name: 'l2_res_fail_<reason>', unit: 'count', description: 'per reason: mshrFull, mshrMergeFull, missQueueFull, noLineToAllocate' },
     { name: 'l2_writebacks', unit: 'count', description: 'dirty lines written back to DRAM' },
     { name: 'l2_atomics', unit: 'count', description: 'atomics performed' },
   ],
-  logic: (p) =>
-    wakeLogic(
+  logic: (p, r) =>
+    cycleLogic(
       step,
       ({ input: io }: { input: UnitIo }): L2SliceState => {
         if (!(Number.isInteger(p.ropLatency) && p.ropLatency >= 0)) throw new SimulationError(`${io.name}: ropLatency must be an integer >= 0, got ${p.ropLatency}`);
@@ -304,10 +305,11 @@ export const l2Slice = defineUnit<L2SliceParams>({
         return {
           io,
           p,
-          req: io.in('req'),
-          rsp: io.out('rsp'),
-          dramReq: io.out('dramReq'),
-          dramRsp: io.in('dramRsp'),
+          localAddress: r.localAddress,
+          req: io.in('topIn'),
+          rsp: io.out('topOut'),
+          dramReq: io.out('bottomOut'),
+          dramRsp: io.in('bottomIn'),
           ctrl,
           miss: new MissRequest(),
           ropQueueSize,
@@ -316,7 +318,7 @@ export const l2Slice = defineUnit<L2SliceParams>({
           answers: new Fifo(16),
           waiting: new Map(),
           fillOnly: new Set(),
-          globalOf: p.localAddress ? new Map() : null,
+          globalOf: r.localAddress ? new Map() : null,
           wbGlobal: new Fifo(8),
           missStart: new Map(),
           stallStart: -1,

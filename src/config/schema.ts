@@ -18,6 +18,7 @@
  * calculator for allocation granularities.
  */
 import { z } from 'zod';
+import { extensionsSchema } from './extensions.ts';
 
 const posInt = () => z.int().min(1);
 const nonNegInt = () => z.int().min(0);
@@ -617,6 +618,8 @@ const gpuConfigObject = z.strictObject({
   kernel: kernelSchema,
   /** Absent = no energy model. */
   power: powerSchema.optional(),
+  /** Blocks spliced into the GPU by config alone (`src/config/extensions.ts`). */
+  extensions: extensionsSchema,
 });
 
 /** The whole GPU, as validated by {@link gpuConfigSchema}. */

@@ -365,7 +365,7 @@ export class Engine implements PortHost, LinkHost {
     if (this.started) throw new SimulationError(`cannot add unit ${name} after start`);
     if (this.units.has(name)) throw new SimulationError(`duplicate unit name '${name}'`);
     for (const r of definition.resources ?? []) {
-      if (!(r.name in resources)) throw new SimulationError(`unit ${name} (${definition.kind}) needs resource '${r.name}': ${r.description}`);
+      if (r.optional !== true && !(r.name in resources)) throw new SimulationError(`unit ${name} (${definition.kind}) needs resource '${r.name}': ${r.description}`);
     }
     const rt = new UnitRuntime(this, name, definition, this.clock(clockName), spec, resources);
     const p = spec as Record<string, unknown>;

@@ -44,6 +44,8 @@ export interface StatDescriptor {
    * `gpu_l1d_accesses` for `l1d_accesses`); the topology registers the sum from this field.
    */
   readonly gpuTotal?: string;
+  /** Values of the `<placeholder>` in a templated name (`l1d_res_fail_<reason>`), for `gpuTotal`. */
+  readonly variants?: readonly string[];
 }
 
 /** A unit instance's spec and injected resources, as a topology adds it to the engine. */
@@ -71,6 +73,8 @@ export interface ResourceDescriptor {
   readonly name: string;
   /** What it is and who provides it. */
   readonly description: string;
+  /** The unit works without it (a default is stated in the description). Default false. */
+  readonly optional?: boolean;
 }
 
 /** Describes a unit kind; registered in a {@link UnitRegistry}. */

@@ -27,11 +27,16 @@ import { smExec } from '../../machines/sm-exec/sm-exec.ts';
 import { smWorkManager, type KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
 import { smWorkManagerInstance } from './gpu-smwm.ts';
 import { smLsu } from '../../machines/sm-lsu/sm-lsu.ts';
-import { l1d, type L1dParams } from '../../machines/l1d/l1d.ts';
-import { gpuInterconnect, type GpuInterconnectParams } from '../../machines/gpu-interconnect/gpu-interconnect.ts';
-import { l2Slice, type L2SliceParams } from '../../machines/l2-slice/l2-slice.ts';
-import { dramChannel, type DramChannelParams } from '../../machines/dram-channel/dram-channel.ts';
+import { l1d } from '../../machines/l1d/l1d.ts';
+import { gpuInterconnect } from '../../machines/gpu-interconnect/gpu-interconnect.ts';
+import { l2Slice } from '../../machines/l2-slice/l2-slice.ts';
+import { dramChannel } from '../../machines/dram-channel/dram-channel.ts';
 import { smUnitInstances, tagArrayParams } from './gpu-sm.ts';
+import { instantiate, type LinkRow, type SplicePoint, type Topology, type UnitInstance } from './template.ts';
+import { applyExtensions, type ExtensionSource } from './splice.ts';
+import type { LinkSpec } from '../messaging/link.ts';
+import type { UnitDefinition } from '../sim/unit.ts';
+import { createUnitRegistry } from '../../machines/index.ts';
 
 /**
  * Resolves a scenario's `gpu` field: a preset or a gpgpusim.config (relative to the scenario),
@@ -105,132 +110,229 @@ function hz(mhz: number): number {
   return Math.round(mhz * 1e6);
 }
 
+/** Built-in GPU unit kinds of the template (extension kinds come from the unit registry). */
+const SM_UNITS = { FETCH: smFetch, DECODE: smDecode, ISSUE: smIssue, EXEC: smExec, LSU: smLsu } as const;
+
 /**
- * Creates the engine with every GPU unit and link (not started).
+ * The GPU as data (DESIGN.md §3): every unit instance with its kind and spec, the link table,
+ * and the splice points where a config's `extensions` insert blocks:
+ *
+ * | point | scope | style | between |
+ * |---|---|---|---|
+ * | `sm.ctrl` | `GPU.SM[i]` | inline | SMWM `ctrl[i]`/`status[i]` (upper) and ISSUE `ctrl`/`status` (lower) |
+ * | `sm.lsu-l1d` | `GPU.SM[i]` | inline | LSU (upper) and L1D (lower), beside the L1D |
+ * | `sm.l1d-icnt` | `GPU.SM[i]` | inline | L1D (upper) and the interconnect (lower), beside the L1D |
+ * | `sm.l1d-evict` | `GPU.SM[i]` | tap | the L1D's `evict` port (a block's in-port `evict`) |
+ * | `l2.dram` | `GPU.L2[j]` | inline | L2 slice j (upper) and its DRAM channel (lower), beside the L2 |
+ *
  * @param launches kernels for the SM Work Manager, in launch order
  * @param pollEveryCycle issue stages wake every cycle instead of sleeping (verification only)
  */
-export function buildGpu(config: GpuConfig, context: GpuContext, launches: readonly KernelLaunchPlan[], options: EngineOptions = {}, pollEveryCycle = false): Engine {
+export function gpuTopology(config: GpuConfig, context: GpuContext, launches: readonly KernelLaunchPlan[], pollEveryCycle = false): Topology {
+  const nSm = config.sm.count;
+  const nSlices = totalL2Slices(config);
+  const nChannels = config.memPartitions.count;
+  const decoder = new AddressMap(addressMapParams(config));
+  const units: UnitInstance[] = [];
+  const links: LinkRow[] = [];
+  const splices: SplicePoint[] = [];
+  const link = (from: string, fromPort: string, to: string, toPort: string, spec: LinkSpec, clock?: string): number => {
+    links.push(clock === undefined ? { from: { unit: from, port: fromPort }, to: { unit: to, port: toPort }, spec } : { from: { unit: from, port: fromPort }, to: { unit: to, port: toPort }, spec, clock });
+    return links.length - 1;
+  };
+  const one = { latencyCycles: 1 };
+
+  const smwm = smWorkManagerInstance(config, context, launches);
+  units.push({ name: 'GPU.SMWM', definition: smWorkManager, clock: 'core', ...smwm });
+  for (let i = 0; i < nSm; i++) {
+    const sm = `GPU.SM[${i}]`;
+    const p = smUnitInstances(config, context, i, pollEveryCycle);
+    for (const [unit, def] of Object.entries(SM_UNITS)) {
+      const inst = p[unit.toLowerCase() as keyof typeof p];
+      units.push({ name: `${sm}.${unit}`, definition: def, clock: 'core', ...inst });
+    }
+    units.push({ name: `${sm}.L1D`, definition: l1d, clock: 'core', spec: { smId: i, cache: cacheParams(config.l1d), l1dLatency: config.l1d.latencyCycles } });
+  }
+  units.push({
+    name: 'GPU.ICNT',
+    definition: gpuInterconnect,
+    clock: 'icnt',
+    spec: { sms: nSm, partitions: nSlices, bufferDepth: config.interconnect.inputBufferEntries },
+    resources: { partitionOf: (addr: number) => decoder.decode(addr).subPartition },
+  });
+  for (let j = 0; j < nSlices; j++) {
+    units.push({
+      name: `GPU.L2[${j}]`,
+      definition: l2Slice,
+      clock: 'l2',
+      spec: { cache: cacheParams(config.l2), ropLatency: config.memPartitions.ropLatencyCycles },
+      resources: { localAddress: (addr: number) => decoder.partitionAddress(addr) },
+    });
+  }
+  // -dram_latency counts core cycles; the channel counts DRAM command cycles (rounded up).
+  const dramLatency = Math.ceil((config.memPartitions.dramLatencyCycles * config.clocks.dram) / config.clocks.core - 1e-9);
+  for (let c = 0; c < nChannels; c++) {
+    units.push({ name: `GPU.DRAM[${c}]`, definition: dramChannel, clock: 'dram', spec: { subPartitions: config.memPartitions.subPartitions, latencyCycles: dramLatency, dram: dramParams(config) }, resources: { addressMap: decoder } });
+  }
+
+  // The link table. Latencies are cycles of the receiving domain (>= 1).
+  const flit = config.interconnect.flitBytes;
+  for (let i = 0; i < nSm; i++) {
+    const sm = `GPU.SM[${i}]`;
+    link('GPU.SMWM', `dispatch[${i}]`, `${sm}.ISSUE`, 'cta', one);
+    link(`${sm}.ISSUE`, 'ctaDone', 'GPU.SMWM', `done[${i}]`, one);
+    if (hasPort(smWorkManager, 'ctrl') && hasPort(smIssue, 'ctrl')) {
+      const ctrlDown = link('GPU.SMWM', `ctrl[${i}]`, `${sm}.ISSUE`, 'ctrl', one);
+      const ctrlUp = link(`${sm}.ISSUE`, 'status', 'GPU.SMWM', `status[${i}]`, one);
+      splices.push({ style: 'inline', name: 'sm.ctrl', scope: sm, description: 'SM control: SM Work Manager (upper) and the SM issue stage (lower)', down: ctrlDown, up: ctrlUp, near: 'lower' });
+    }
+    link(`${sm}.ISSUE`, 'fetchReq', `${sm}.FETCH`, 'req', one);
+    link(`${sm}.FETCH`, 'out', `${sm}.DECODE`, 'in', one);
+    link(`${sm}.DECODE`, 'out', `${sm}.ISSUE`, 'decoded', one);
+    link(`${sm}.ISSUE`, 'exec', `${sm}.EXEC`, 'in', { latencyCycles: 1, messagesPerCycle: 8 });
+    link(`${sm}.EXEC`, 'wb', `${sm}.ISSUE`, 'execWb', { latencyCycles: 1, messagesPerCycle: 8 });
+    link(`${sm}.ISSUE`, 'lsu', `${sm}.LSU`, 'dispatch', one);
+    link(`${sm}.LSU`, 'wb', `${sm}.ISSUE`, 'lsuWb', { latencyCycles: 1, messagesPerCycle: 8 });
+    const lsuDown = link(`${sm}.LSU`, 'l1dReq', `${sm}.L1D`, 'topIn', one);
+    const lsuUp = link(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'l1dRsp', { latencyCycles: 1, messagesPerCycle: 4 });
+    splices.push({ style: 'inline', name: 'sm.lsu-l1d', scope: sm, description: 'between the LSU (upper) and the L1D (lower), beside the L1D', down: lsuDown, up: lsuUp, near: 'lower' });
+    const l1dDown = link(`${sm}.L1D`, 'bottomOut', 'GPU.ICNT', `topIn[${i}]`, { latencyCycles: config.interconnect.latencyCycles, bytesPerCycle: flit });
+    const l1dUp = link('GPU.ICNT', `topOut[${i}]`, `${sm}.L1D`, 'bottomIn', { latencyCycles: 1, bytesPerCycle: flit }, 'icnt');
+    splices.push({ style: 'inline', name: 'sm.l1d-icnt', scope: sm, description: 'between the L1D (upper) and the interconnect (lower), beside the L1D', down: l1dDown, up: l1dUp, near: 'upper' });
+    splices.push({ style: 'tap', name: 'sm.l1d-evict', scope: sm, description: "the L1D's eviction announcements (mem.evict)", port: { unit: `${sm}.L1D`, port: 'evict' }, direction: 'out', blockPort: 'evict' });
+  }
+  for (let j = 0; j < nSlices; j++) {
+    const ch = Math.floor(j / config.memPartitions.subPartitions);
+    const sub = j % config.memPartitions.subPartitions;
+    link('GPU.ICNT', `bottomOut[${j}]`, `GPU.L2[${j}]`, 'topIn', { latencyCycles: 1, bytesPerCycle: flit }, 'icnt');
+    link(`GPU.L2[${j}]`, 'topOut', 'GPU.ICNT', `bottomIn[${j}]`, { latencyCycles: config.interconnect.latencyCycles, bytesPerCycle: flit });
+    const dDown = link(`GPU.L2[${j}]`, 'bottomOut', `GPU.DRAM[${ch}]`, `topIn[${sub}]`, one);
+    const dUp = link(`GPU.DRAM[${ch}]`, `topOut[${sub}]`, `GPU.L2[${j}]`, 'bottomIn', one);
+    splices.push({ style: 'inline', name: 'l2.dram', scope: `GPU.L2[${j}]`, description: 'between L2 slice j (upper) and its DRAM channel (lower), beside the L2', down: dDown, up: dUp, near: 'upper' });
+  }
+  return { units, links, splices };
+}
+
+function hasPort(def: UnitDefinition, port: string): boolean {
+  return def.ports.some((p) => p.name === port);
+}
+
+/** DRAM channel parameters of a config (times in DRAM command cycles). */
+function dramParams(config: GpuConfig) {
+  const d = config.dram;
+  return {
+    banks: d.banks,
+    bankGroups: d.bankGroups,
+    tCCD: d.timing.tCCD,
+    tCCDL: d.timing.tCCDL,
+    tRRD: d.timing.tRRD,
+    tRCD: d.timing.tRCD,
+    tRAS: d.timing.tRAS,
+    tRP: d.timing.tRP,
+    tRC: d.timing.tRC,
+    tCL: d.timing.tCL,
+    tWL: d.timing.tWL,
+    tCDLR: d.timing.tCDLR,
+    tWR: d.timing.tWR,
+    tRTPL: d.timing.tRTPL,
+    burstLength: d.burstLength,
+    busWidthBytes: d.busWidthBytes,
+    chipsPerChannel: d.chipsPerPartition,
+    dataCommandFreqRatio: d.dataCommandFreqRatio,
+    scheduler: d.scheduler,
+    queueSize: d.schedulerQueueEntries > 0 ? d.schedulerQueueEntries : 64,
+  };
+}
+
+/** Options of {@link buildGpu} beyond the engine's. */
+export interface BuildGpuOptions {
+  /** Issue stages wake every cycle instead of sleeping (verification only). */
+  readonly pollEveryCycle?: boolean;
+  /** Unit kinds for `extensions` entries; default the built-in registry (`machines/index.ts`). */
+  readonly lookup?: (kind: string) => UnitDefinition | undefined;
+  /** Where the config's extensions come from, for error locations. */
+  readonly extensionSource?: ExtensionSource;
+}
+
+/**
+ * Creates the engine with every GPU unit and link (not started): the {@link gpuTopology}
+ * template, the config's `extensions` spliced in, then instantiated; GPU-wide statistics are
+ * the sums the units' statistic descriptors declare (`gpuTotal`).
+ * @param launches kernels for the SM Work Manager, in launch order
+ * @throws InputError for a bad `extensions` entry; SimulationError for an invalid unit spec
+ */
+export function buildGpu(config: GpuConfig, context: GpuContext, launches: readonly KernelLaunchPlan[], options: EngineOptions = {}, build: BuildGpuOptions | boolean = {}): Engine {
+  const opts: BuildGpuOptions = typeof build === 'boolean' ? { pollEveryCycle: build } : build;
   const engine = new Engine(options);
   engine.addClock('core', hz(config.clocks.core));
   engine.addClock('icnt', hz(config.clocks.icnt));
   engine.addClock('l2', hz(config.clocks.l2));
   engine.addClock('dram', hz(config.clocks.dram));
-  const nSm = config.sm.count;
-  const nSlices = totalL2Slices(config);
-  const nChannels = config.memPartitions.count;
-  const amap = addressMapParams(config);
-  const decoder = new AddressMap(amap);
-
-  const smwm = smWorkManagerInstance(config, context, launches);
-  engine.addUnit('GPU.SMWM', smWorkManager, 'core', smwm.spec, smwm.resources);
-
-  for (let i = 0; i < nSm; i++) {
-    const sm = `GPU.SM[${i}]`;
-    const p = smUnitInstances(config, context, i, pollEveryCycle);
-    engine.addUnit(`${sm}.FETCH`, smFetch, 'core', p.fetch.spec, p.fetch.resources);
-    engine.addUnit(`${sm}.DECODE`, smDecode, 'core', p.decode.spec, p.decode.resources);
-    engine.addUnit(`${sm}.ISSUE`, smIssue, 'core', p.issue.spec, p.issue.resources);
-    engine.addUnit(`${sm}.EXEC`, smExec, 'core', p.exec.spec, p.exec.resources);
-    engine.addUnit(`${sm}.LSU`, smLsu, 'core', p.lsu.spec, p.lsu.resources);
-    const l1: L1dParams = { smId: i, cache: cacheParams(config.l1d), l1dLatency: config.l1d.latencyCycles };
-    engine.addUnit(`${sm}.L1D`, l1d, 'core', l1);
+  const topology = gpuTopology(config, context, launches, opts.pollEveryCycle ?? false);
+  const extensions = config.extensions ?? [];
+  if (extensions.length > 0) {
+    const registry = opts.lookup ?? ((kind: string) => createUnitRegistry().get(kind));
+    const source = opts.extensionSource ?? { field: 'extensions', locate: () => ({ file: `<config ${config.name}>` }) };
+    applyExtensions(topology, extensions, registry, source);
   }
-  const icnt: GpuInterconnectParams = {
-    sms: nSm,
-    partitions: nSlices,
-    partitionOf: (addr: number) => decoder.decode(addr).subPartition,
-    bufferDepth: config.interconnect.inputBufferEntries,
-  };
-  engine.addUnit('GPU.ICNT', gpuInterconnect, 'icnt', icnt);
-  for (let j = 0; j < nSlices; j++) {
-    const l2: L2SliceParams = { cache: cacheParams(config.l2), ropLatency: config.memPartitions.ropLatencyCycles, localAddress: (addr: number) => decoder.partitionAddress(addr) };
-    engine.addUnit(`GPU.L2[${j}]`, l2Slice, 'l2', l2);
-  }
-  // -dram_latency counts core cycles; the channel counts DRAM command cycles (rounded up).
-  const dramLatency = Math.ceil((config.memPartitions.dramLatencyCycles * config.clocks.dram) / config.clocks.core - 1e-9);
-  for (let c = 0; c < nChannels; c++) {
-    const d = config.dram;
-    const dram: DramChannelParams = {
-      addressMap: decoder,
-      subPartitions: config.memPartitions.subPartitions,
-      latencyCycles: dramLatency,
-      dram: {
-        banks: d.banks,
-        bankGroups: d.bankGroups,
-        tCCD: d.timing.tCCD,
-        tCCDL: d.timing.tCCDL,
-        tRRD: d.timing.tRRD,
-        tRCD: d.timing.tRCD,
-        tRAS: d.timing.tRAS,
-        tRP: d.timing.tRP,
-        tRC: d.timing.tRC,
-        tCL: d.timing.tCL,
-        tWL: d.timing.tWL,
-        tCDLR: d.timing.tCDLR,
-        tWR: d.timing.tWR,
-        tRTPL: d.timing.tRTPL,
-        burstLength: d.burstLength,
-        busWidthBytes: d.busWidthBytes,
-        chipsPerChannel: d.chipsPerPartition,
-        dataCommandFreqRatio: d.dataCommandFreqRatio,
-        scheduler: d.scheduler,
-        queueSize: d.schedulerQueueEntries > 0 ? d.schedulerQueueEntries : 64,
-      },
-    };
-    engine.addUnit(`GPU.DRAM[${c}]`, dramChannel, 'dram', dram);
-  }
-
-  // Wiring. Latencies are cycles of the receiving domain (>= 1).
-  const one = { latencyCycles: 1 };
-  for (let i = 0; i < nSm; i++) {
-    const sm = `GPU.SM[${i}]`;
-    engine.connect('GPU.SMWM', `dispatch[${i}]`, `${sm}.ISSUE`, 'cta', one);
-    engine.connect(`${sm}.ISSUE`, 'ctaDone', 'GPU.SMWM', `done[${i}]`, one);
-    engine.connect(`${sm}.ISSUE`, 'fetchReq', `${sm}.FETCH`, 'req', one);
-    engine.connect(`${sm}.FETCH`, 'out', `${sm}.DECODE`, 'in', one);
-    engine.connect(`${sm}.DECODE`, 'out', `${sm}.ISSUE`, 'decoded', one);
-    engine.connect(`${sm}.ISSUE`, 'exec', `${sm}.EXEC`, 'in', { latencyCycles: 1, messagesPerCycle: 8 });
-    engine.connect(`${sm}.EXEC`, 'wb', `${sm}.ISSUE`, 'execWb', { latencyCycles: 1, messagesPerCycle: 8 });
-    engine.connect(`${sm}.ISSUE`, 'lsu', `${sm}.LSU`, 'dispatch', one);
-    engine.connect(`${sm}.LSU`, 'wb', `${sm}.ISSUE`, 'lsuWb', { latencyCycles: 1, messagesPerCycle: 8 });
-    engine.connect(`${sm}.LSU`, 'l1dReq', `${sm}.L1D`, 'req', one);
-    engine.connect(`${sm}.L1D`, 'rsp', `${sm}.LSU`, 'l1dRsp', { latencyCycles: 1, messagesPerCycle: 4 });
-    const flit = { latencyCycles: config.interconnect.latencyCycles, bytesPerCycle: config.interconnect.flitBytes };
-    engine.connect(`${sm}.L1D`, 'down', 'GPU.ICNT', `smIn[${i}]`, flit);
-    engine.connect('GPU.ICNT', `smOut[${i}]`, `${sm}.L1D`, 'up', { latencyCycles: 1, bytesPerCycle: config.interconnect.flitBytes }, 'icnt');
-  }
-  for (let j = 0; j < nSlices; j++) {
-    const ch = Math.floor(j / config.memPartitions.subPartitions);
-    const sub = j % config.memPartitions.subPartitions;
-    engine.connect('GPU.ICNT', `memOut[${j}]`, `GPU.L2[${j}]`, 'req', { latencyCycles: 1, bytesPerCycle: config.interconnect.flitBytes }, 'icnt');
-    engine.connect(`GPU.L2[${j}]`, 'rsp', 'GPU.ICNT', `memIn[${j}]`, { latencyCycles: config.interconnect.latencyCycles, bytesPerCycle: config.interconnect.flitBytes });
-    engine.connect(`GPU.L2[${j}]`, 'dramReq', `GPU.DRAM[${ch}]`, `req[${sub}]`, one);
-    engine.connect(`GPU.DRAM[${ch}]`, `rsp[${sub}]`, `GPU.L2[${j}]`, 'dramRsp', one);
-  }
-  registerGpuStats(engine);
+  instantiate(engine, topology);
+  registerGpuStats(engine, topology);
   return engine;
 }
 
-/** Sums of per-unit counters under GPGPU-Sim's names, and the GPU-level metrics. */
-function registerGpuStats(engine: Engine): void {
+/**
+ * GPU-wide statistics: `gpu_sim_cycle`, the sums declared by the units' statistic descriptors
+ * (`gpuTotal`, e.g. `gpu_sim_insn` = sum of ISSUE `thread_insts`, GPGPU-Sim's names), and the
+ * metrics derived from them (`gpu_ipc`, achieved DRAM bandwidth).
+ */
+function registerGpuStats(engine: Engine, topology: Topology): void {
   const stats = engine.stats;
-  const sum = (suffix: string) => () => {
-    let total = 0;
-    for (const name of stats.names()) if (name.endsWith(suffix) && name.startsWith('GPU.')) total += stats.value(name) ?? 0;
-    return total;
-  };
   const core = engine.clock('core');
   const cycles = () => core.cycleAt(engine.now);
   stats.derived('gpu_sim_cycle', cycles, 'core cycles simulated', 'cycles');
-  stats.derived('gpu_sim_insn', sum('.ISSUE.thread_insts'), 'thread instructions', 'count');
-  stats.derived('gpu_tot_warp_insts', sum('.ISSUE.warp_insts'), 'warp instructions (gpgpu_n_tot_w_icount)', 'count');
-  stats.derived('gpu_ipc', () => (cycles() > 0 ? (stats.value('gpu_sim_insn') ?? 0) / cycles() : 0), 'thread instructions per core cycle', 'insn/cycle');
-  for (const s of ['l1d_accesses', 'l1d_misses', 'l1d_res_fail', 'l1d_res_fail_mshrFull', 'l1d_res_fail_mshrMergeFull', 'l1d_res_fail_missQueueFull', 'l1d_res_fail_noLineToAllocate']) {
-    stats.derived(`gpu_${s}`, sum(`.L1D.${s}`), `sum of ${s} over SMs`, 'count');
+  for (const t of gpuTotals(topology)) {
+    stats.derived(t.name, () => {
+      let total = 0;
+      for (const n of t.parts) total += stats.value(n) ?? 0;
+      return total;
+    }, t.description, t.unit);
+    if (t.name === 'gpu_tot_warp_insts') {
+      stats.derived('gpu_ipc', () => (cycles() > 0 ? (stats.value('gpu_sim_insn') ?? 0) / cycles() : 0), 'thread instructions per core cycle', 'insn/cycle');
+    }
   }
-  for (const s of ['l2_accesses', 'l2_misses', 'l2_hits']) stats.derived(`gpu_${s}`, sum(`].${s}`), `sum of ${s} over L2 slices`, 'count');
-  for (const s of ['dram_reads', 'dram_writes', 'row_hits', 'row_misses', 'bytes']) stats.derived(`gpu_dram_${s.replace('dram_', '')}`, sum(`].${s}`), `sum of ${s} over DRAM channels`, 'count');
   const secs = () => engine.now / 1e12;
   stats.derived('gpu_dram_bandwidth_gbps', () => (secs() > 0 ? (stats.value('gpu_dram_bytes') ?? 0) / secs() / 1e9 : 0), 'achieved DRAM bandwidth', 'GB/s');
+}
+
+/** One GPU-wide sum: its name and the instance statistics it adds up. */
+interface GpuTotal {
+  readonly name: string;
+  readonly parts: string[];
+  readonly description: string;
+  readonly unit: string;
+}
+
+/**
+ * The GPU-wide sums of a topology, in unit-kind order of first appearance then descriptor
+ * order. A descriptor name with a `<placeholder>` expands over its `variants`.
+ */
+function gpuTotals(topology: Topology): GpuTotal[] {
+  const totals = new Map<string, GpuTotal>();
+  for (const u of topology.units) {
+    for (const d of u.definition.stats) {
+      if (d.gpuTotal === undefined) continue;
+      const variants = d.name.includes('<') ? (d.variants ?? []) : [''];
+      for (const v of variants) {
+        const sub = (x: string) => (v === '' ? x : x.replace(/<[^>]+>/, v));
+        const name = sub(d.gpuTotal);
+        let t = totals.get(name);
+        if (t === undefined) {
+          t = { name, parts: [], description: `sum of ${sub(d.name)} over every ${u.definition.kind}`, unit: d.unit };
+          totals.set(name, t);
+        }
+        t.parts.push(`${u.name}.${sub(d.name)}`);
+      }
+    }
+  }
+  return [...totals.values()];
 }

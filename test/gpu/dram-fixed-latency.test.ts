@@ -14,11 +14,11 @@ const DRAM: DramParams = TEST_DRAM;
 
 function run(script: ScriptItem[], latencyCycles: number | undefined) {
   const e = engine1GHz();
-  const p: DramChannelParams = { dram: DRAM, addressMap: new AddressMap({ mapping: MAPPING, channels: 1 }), subPartitions: 1, ...(latencyCycles === undefined ? {} : { latencyCycles }) };
+  const p: DramChannelParams = { dram: DRAM, subPartitions: 1, ...(latencyCycles === undefined ? {} : { latencyCycles }) };
   e.addUnit('L2', probe, 'core', { script });
-  e.addUnit('DRAM', dramChannel, 'core', p);
-  e.connect('L2', 'out', 'DRAM', 'req[0]', { latencyCycles: 1 });
-  e.connect('DRAM', 'rsp[0]', 'L2', 'in', { latencyCycles: 1 });
+  e.addUnit('DRAM', dramChannel, 'core', p, { addressMap: new AddressMap({ mapping: MAPPING, channels: 1 }) });
+  e.connect('L2', 'out', 'DRAM', 'topIn[0]', { latencyCycles: 1 });
+  e.connect('DRAM', 'topOut[0]', 'L2', 'in', { latencyCycles: 1 });
   const r = e.run();
   expect(r.pendingUnits).toEqual([]);
   const pr = probeOf(e, 'L2');

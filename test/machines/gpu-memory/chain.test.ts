@@ -19,7 +19,7 @@ function gpu(scripts: ScriptItem[][], partitions: number, mapping: string) {
   const e = engine1GHz();
   const map = new AddressMap({ mapping, channels: partitions });
   const sms = scripts.length;
-  e.addUnit('ICNT', gpuInterconnect, 'core', { sms, partitions, partitionOf: (a: number) => map.decode(a).partition, bufferDepth: 4 });
+  e.addUnit('ICNT', gpuInterconnect, 'core', { sms, partitions, bufferDepth: 4 }, { partitionOf: (a: number) => map.decode(a).partition });
   for (let i = 0; i < sms; i++) {
     const sm = `SM${i}`;
     e.addUnit(`${sm}.ISSUE`, probe, 'core', { script: scripts[i]! });
@@ -33,23 +33,22 @@ function gpu(scripts: ScriptItem[][], partitions: number, mapping: string) {
     e.addUnit(`${sm}.L1D`, l1d, 'core', l1);
     e.connect(`${sm}.ISSUE`, 'out', `${sm}.LSU`, 'dispatch', { latencyCycles: 1 });
     e.connect(`${sm}.LSU`, 'wb', `${sm}.ISSUE`, 'in', { latencyCycles: 1 });
-    e.connect(`${sm}.LSU`, 'l1dReq', `${sm}.L1D`, 'req', { latencyCycles: 1 });
-    e.connect(`${sm}.L1D`, 'rsp', `${sm}.LSU`, 'l1dRsp', { latencyCycles: 1 });
-    e.connect(`${sm}.L1D`, 'down', 'ICNT', `smIn[${i}]`, { latencyCycles: 2 });
-    e.connect('ICNT', `smOut[${i}]`, `${sm}.L1D`, 'up', { latencyCycles: 2 });
+    e.connect(`${sm}.LSU`, 'l1dReq', `${sm}.L1D`, 'topIn', { latencyCycles: 1 });
+    e.connect(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'l1dRsp', { latencyCycles: 1 });
+    e.connect(`${sm}.L1D`, 'bottomOut', 'ICNT', `topIn[${i}]`, { latencyCycles: 2 });
+    e.connect('ICNT', `topOut[${i}]`, `${sm}.L1D`, 'bottomIn', { latencyCycles: 2 });
   }
   for (let j = 0; j < partitions; j++) {
     const l2: L2SliceParams = {
       ropLatency: 10,
-      localAddress: (a: number) => map.partitionAddress(a),
       cache: { sets: 16, ways: 2, lineBytes: 128, allocate: 'onMiss', writeHit: 'writeBack', writeMiss: 'writeAllocate', mshrEntries: 8, mshrMaxMerge: 4, missQueueSize: 4 },
     };
-    e.addUnit(`L2[${j}]`, l2Slice, 'core', l2);
-    e.addUnit(`DRAM[${j}]`, dramChannel, 'core', { dram: DRAM, addressMap: map, subPartitions: 1 });
-    e.connect('ICNT', `memOut[${j}]`, `L2[${j}]`, 'req', { latencyCycles: 2 });
-    e.connect(`L2[${j}]`, 'rsp', 'ICNT', `memIn[${j}]`, { latencyCycles: 2 });
-    e.connect(`L2[${j}]`, 'dramReq', `DRAM[${j}]`, 'req[0]', { latencyCycles: 1 });
-    e.connect(`DRAM[${j}]`, 'rsp[0]', `L2[${j}]`, 'dramRsp', { latencyCycles: 1 });
+    e.addUnit(`L2[${j}]`, l2Slice, 'core', l2, { localAddress: (a: number) => map.partitionAddress(a) });
+    e.addUnit(`DRAM[${j}]`, dramChannel, 'core', { dram: DRAM, subPartitions: 1 }, { addressMap: map });
+    e.connect('ICNT', `bottomOut[${j}]`, `L2[${j}]`, 'topIn', { latencyCycles: 2 });
+    e.connect(`L2[${j}]`, 'topOut', 'ICNT', `bottomIn[${j}]`, { latencyCycles: 2 });
+    e.connect(`L2[${j}]`, 'bottomOut', `DRAM[${j}]`, 'topIn[0]', { latencyCycles: 1 });
+    e.connect(`DRAM[${j}]`, 'topOut[0]', `L2[${j}]`, 'bottomIn', { latencyCycles: 1 });
   }
   expect(e.unconnectedPorts()).toEqual([]);
   const r = e.run();

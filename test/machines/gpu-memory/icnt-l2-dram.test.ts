@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dramChannel, type DramChannelParams } from '../../../machines/dram-channel/dram-channel.ts';
 import { gpuInterconnect } from '../../../machines/gpu-interconnect/gpu-interconnect.ts';
-import { l2Slice, type L2SliceParams } from '../../../machines/l2-slice/l2-slice.ts';
+import { l2Slice, type L2SliceParams, type L2SliceResources } from '../../../machines/l2-slice/l2-slice.ts';
 import type { GpuMemRequest, GpuMemResponse } from '../../../src/protocol/gpu.ts';
 import { AddressMap } from '../../../src/model/mem/address-map.ts';
 import type { CacheParams } from '../../../src/model/mem/cache.ts';
@@ -20,16 +20,16 @@ function answered(e: ReturnType<typeof engine1GHz>, name: string): number[] {
 describe('gpuInterconnect', () => {
   function run(scripts: ScriptItem[][], partitions: number) {
     const e = engine1GHz();
-    e.addUnit('ICNT', gpuInterconnect, 'core', { sms: scripts.length, partitions, partitionOf: (a: number) => Math.floor(a / 256) % partitions, bufferDepth: 4 });
+    e.addUnit('ICNT', gpuInterconnect, 'core', { sms: scripts.length, partitions, bufferDepth: 4 }, { partitionOf: (a: number) => Math.floor(a / 256) % partitions });
     scripts.forEach((script, i) => {
       e.addUnit(`SM${i}`, probe, 'core', { script });
-      e.connect(`SM${i}`, 'out', 'ICNT', `smIn[${i}]`, { latencyCycles: 1 });
-      e.connect('ICNT', `smOut[${i}]`, `SM${i}`, 'in', { latencyCycles: 1 });
+      e.connect(`SM${i}`, 'out', 'ICNT', `topIn[${i}]`, { latencyCycles: 1 });
+      e.connect('ICNT', `topOut[${i}]`, `SM${i}`, 'in', { latencyCycles: 1 });
     });
     for (let j = 0; j < partitions; j++) {
       e.addUnit(`MEM${j}`, fakeMem, 'core', { latency: 10 });
-      e.connect('ICNT', `memOut[${j}]`, `MEM${j}`, 'req', { latencyCycles: 1 });
-      e.connect(`MEM${j}`, 'rsp', 'ICNT', `memIn[${j}]`, { latencyCycles: 1 });
+      e.connect('ICNT', `bottomOut[${j}]`, `MEM${j}`, 'req', { latencyCycles: 1 });
+      e.connect(`MEM${j}`, 'rsp', 'ICNT', `bottomIn[${j}]`, { latencyCycles: 1 });
     }
     const r = e.run();
     expect(r.pendingUnits).toEqual([]);
@@ -88,15 +88,16 @@ const L2_CACHE: CacheParams = {
 
 describe('l2Slice', () => {
   /** ICNT probe -> L2 (ROP 10) -> fake DRAM (latency 30); links 1 cycle. */
-  function run(script: ScriptItem[], over: Partial<L2SliceParams> = {}, cache: Partial<CacheParams> = {}) {
+  function run(script: ScriptItem[], over: Partial<L2SliceParams & L2SliceResources> = {}, cache: Partial<CacheParams> = {}) {
     const e = engine1GHz();
     e.addUnit('ICNT', probe, 'core', { script });
-    e.addUnit('L2', l2Slice, 'core', { cache: { ...L2_CACHE, ...cache }, ropLatency: 10, ...over } satisfies L2SliceParams);
+    const { localAddress, ...spec } = over;
+    e.addUnit('L2', l2Slice, 'core', { cache: { ...L2_CACHE, ...cache }, ropLatency: 10, ...spec } satisfies L2SliceParams, localAddress ? { localAddress } : {});
     e.addUnit('DRAM', fakeMem, 'core', { latency: 30 });
-    e.connect('ICNT', 'out', 'L2', 'req', { latencyCycles: 1 });
-    e.connect('L2', 'rsp', 'ICNT', 'in', { latencyCycles: 1 });
-    e.connect('L2', 'dramReq', 'DRAM', 'req', { latencyCycles: 1 });
-    e.connect('DRAM', 'rsp', 'L2', 'dramRsp', { latencyCycles: 1 });
+    e.connect('ICNT', 'out', 'L2', 'topIn', { latencyCycles: 1 });
+    e.connect('L2', 'topOut', 'ICNT', 'in', { latencyCycles: 1 });
+    e.connect('L2', 'bottomOut', 'DRAM', 'req', { latencyCycles: 1 });
+    e.connect('DRAM', 'rsp', 'L2', 'bottomIn', { latencyCycles: 1 });
     const r = e.run();
     expect(r.pendingUnits).toEqual([]);
     const dram = memOf(e, 'DRAM').seen.map((s) => [s.msg.kind, (s.msg.payload as GpuMemRequest).addr, s.cycle]);
@@ -181,11 +182,11 @@ const DRAM: DramParams = TEST_DRAM;
 describe('dramChannel', () => {
   function run(script: ScriptItem[], over: Partial<DramParams> = {}) {
     const e = engine1GHz();
-    const p: DramChannelParams = { dram: { ...DRAM, ...over }, addressMap: new AddressMap({ mapping: MAPPING, channels: 1 }), subPartitions: 1 };
+    const p: DramChannelParams = { dram: { ...DRAM, ...over }, subPartitions: 1 };
     e.addUnit('L2', probe, 'core', { script });
-    e.addUnit('DRAM', dramChannel, 'core', p);
-    e.connect('L2', 'out', 'DRAM', 'req[0]', { latencyCycles: 1 });
-    e.connect('DRAM', 'rsp[0]', 'L2', 'in', { latencyCycles: 1 });
+    e.addUnit('DRAM', dramChannel, 'core', p, { addressMap: new AddressMap({ mapping: MAPPING, channels: 1 }) });
+    e.connect('L2', 'out', 'DRAM', 'topIn[0]', { latencyCycles: 1 });
+    e.connect('DRAM', 'topOut[0]', 'L2', 'in', { latencyCycles: 1 });
     const r = e.run();
     expect(r.pendingUnits).toEqual([]);
     return { e, answered: answered(e, 'L2'), stat: (n: string) => e.stats.value(`DRAM.${n}`) };
@@ -220,12 +221,12 @@ describe('dramChannel', () => {
 
   it('serves the L2 sub-partitions sharing the channel round robin and answers each on its own port', () => {
     const e = engine1GHz();
-    e.addUnit('DRAM', dramChannel, 'core', { dram: DRAM, addressMap: new AddressMap({ mapping: MAPPING, channels: 1 }), subPartitions: 2 } satisfies DramChannelParams);
+    e.addUnit('DRAM', dramChannel, 'core', { dram: DRAM, subPartitions: 2 } satisfies DramChannelParams, { addressMap: new AddressMap({ mapping: MAPPING, channels: 1 }) });
     for (let k = 0; k < 2; k++) {
       // sub-partition k reads bank k + 1 (bank bits 8..9), two rows each
       e.addUnit(`L2_${k}`, probe, 'core', { script: [r64(0, (k + 1) * 256), r64(0, (k + 1) * 256 + 1024)] });
-      e.connect(`L2_${k}`, 'out', 'DRAM', `req[${k}]`, { latencyCycles: 1 });
-      e.connect('DRAM', `rsp[${k}]`, `L2_${k}`, 'in', { latencyCycles: 1 });
+      e.connect(`L2_${k}`, 'out', 'DRAM', `topIn[${k}]`, { latencyCycles: 1 });
+      e.connect('DRAM', `topOut[${k}]`, `L2_${k}`, 'in', { latencyCycles: 1 });
     }
     const r = e.run();
     expect(r.pendingUnits).toEqual([]);

@@ -1,0 +1,52 @@
+/**
+ * zod schemas of the memory datapath models' parameters, for the Specs of the units that embed
+ * them (L1D and L2 embed a {@link CacheParams}, a DRAM channel a {@link DramParams}). Each
+ * schema checks the same shape as the TypeScript interface it mirrors, with units and the
+ * GPGPU-Sim option in every `.describe()`, so `warpstate units <kind>` prints a data sheet.
+ */
+import { z } from 'zod';
+import type { CacheParams } from './cache.ts';
+import type { DramParams } from './dram.ts';
+
+const posInt = () => z.int().min(1);
+const nonNegInt = () => z.int().min(0);
+
+/** {@link CacheParams}: tag array geometry, MSHRs, miss queue and write policies. */
+export const cacheSpec = z.strictObject({
+  sets: posInt().describe('sets (sets; power of two) [-gpgpu_cache:dl1 <nsets>]'),
+  ways: posInt().describe('associativity (ways) [<assoc>]'),
+  lineBytes: posInt().describe('line size (bytes; power of two) [<bsize>]'),
+  setIndex: z.enum(['linear', 'xor', 'fermiHash']).optional().describe('set index function; default linear [<set_index_fn>]'),
+  replacement: z.enum(['lru', 'fifo']).optional().describe('replacement policy; default lru [<rep>]'),
+  allocate: z.enum(['onMiss', 'onFill']).optional().describe('line allocation at miss or at fill; default onMiss [<alloc>]'),
+  mshrEntries: posInt().describe('MSHR entries (entries) [<mshr_entries>]'),
+  mshrMaxMerge: posInt().describe('requests merged into one MSHR entry (requests) [<mshr_max_merge>]'),
+  missQueueSize: posInt().describe('miss queue entries (entries) [<mq>]'),
+  writeHit: z.enum(['writeBack', 'writeThrough', 'writeEvict', 'localWbGlobalWe']).optional().describe('write-hit policy; default writeBack [<wr>]'),
+  writeMiss: z.enum(['writeAllocate', 'noWriteAllocate']).optional().describe('write-miss policy; default writeAllocate [<wr_alloc>]'),
+}) satisfies z.ZodType<CacheParams>;
+
+/** {@link DramParams}: GDDR timing in DRAM command cycles, geometry and scheduler. */
+export const dramSpec = z.strictObject({
+  banks: posInt().describe('banks per chip (banks) [nbk]'),
+  bankGroups: posInt().optional().describe('bank groups (groups); default 1 [nbkgrp]'),
+  bankGroupIndexing: z.enum(['higherBits', 'lowerBits']).optional().describe('bank bits selecting the group; default higherBits'),
+  tCCD: nonNegInt().describe('column to column, any bank (DRAM cycles) [CCD]'),
+  tCCDL: nonNegInt().optional().describe('column to column, same bank group (DRAM cycles) [CCDL]'),
+  tRRD: nonNegInt().describe('activate to activate, any bank (DRAM cycles) [RRD]'),
+  tRCD: nonNegInt().describe('activate to read (DRAM cycles) [RCD]'),
+  tRAS: nonNegInt().describe('activate to precharge (DRAM cycles) [RAS]'),
+  tRP: nonNegInt().describe('precharge to activate (DRAM cycles) [RP]'),
+  tRC: nonNegInt().describe('activate to activate, same bank (DRAM cycles) [RC]'),
+  tCL: nonNegInt().describe('CAS read latency (DRAM cycles) [CL]'),
+  tWL: nonNegInt().describe('write latency (DRAM cycles) [WL]'),
+  tCDLR: nonNegInt().describe('last write data to read command (DRAM cycles) [CDLR]'),
+  tWR: nonNegInt().describe('write recovery (DRAM cycles) [WR]'),
+  tRTPL: nonNegInt().optional().describe('read to precharge, same bank group (DRAM cycles) [RTPL]'),
+  burstLength: posInt().describe('data beats per access (beats) [-gpgpu_dram_burst_length]'),
+  busWidthBytes: posInt().describe('bytes per beat per chip (bytes) [-gpgpu_dram_buswidth]'),
+  chipsPerChannel: posInt().optional().describe('chips side by side on the channel (chips); default 1 [-gpgpu_n_mem_per_ctrlr]'),
+  dataCommandFreqRatio: posInt().optional().describe('data beats per command cycle (beats); default 2 [-dram_data_command_freq_ratio]'),
+  scheduler: z.enum(['frFcfs', 'fifo']).optional().describe('request scheduler; default frFcfs [-gpgpu_dram_scheduler]'),
+  queueSize: posInt().describe('requests waiting for a bank (requests) [-gpgpu_frfcfs_dram_sched_queue_size]'),
+}) satisfies z.ZodType<DramParams>;
