@@ -230,7 +230,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       const loaded = loadScenario(file, overrides);
       const traceSpec = loaded.scenario.accelsimTrace;
       if (traceSpec !== undefined) {
-        const gpu = loaded.scenario.gpu ?? { preset: 'gtx480', set: [] };
+        const gpu = loaded.scenario.gpu ?? { preset: 'gtx480', gpgpusimConfig: undefined, set: [], extensions: [] };
         const code = await runTrace(resolvePath(loaded.baseDir, traceSpec.dir), gpu.preset ?? resolvePath(loaded.baseDir, gpu.gpgpusimConfig!), '.', { ...opts, unknownOpcode: traceSpec.unknownOpcode, configSet: [...gpu.set, ...opts.configSet] }, out, loaded);
         setExit(code);
         return;

@@ -6,6 +6,7 @@
  * the exit code. See README.md "Scenario format".
  */
 import { z } from 'zod';
+import { extensionEntrySchema } from '../config/extensions.ts';
 
 const frequency = z.union([z.string(), z.number().positive()]).describe('frequency: 1400MHz, 1.4GHz or Hz');
 const duration = z.union([z.string(), z.number().nonnegative()]).describe('duration: 10us, 2500ns, 123ps or ps');
@@ -107,6 +108,7 @@ export const gpuSpecSchema = z
     preset: z.string().optional().describe('preset name (gtx480, m2090, ...)'),
     gpgpusimConfig: z.string().optional().describe('gpgpusim.config file, relative to the scenario file'),
     set: z.array(z.string()).default([]).describe('config overrides key=value (sm.count=4)'),
+    extensions: z.array(extensionEntrySchema).default([]).describe("blocks spliced into the GPU, after the config's own (each spec validated by its unit kind; see `warpstate topology`)"),
   })
   .strict()
   .refine((g) => (g.preset === undefined) !== (g.gpgpusimConfig === undefined), 'give exactly one of preset and gpgpusimConfig');

@@ -11,6 +11,8 @@ import { InputError, SimulationError } from '../errors.ts';
 import type { GpuConfig } from '../config/schema.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { GpuContext } from '../model/gpu-context.ts';
+import type { ExtensionEntry } from '../config/extensions.ts';
+import type { ExtensionSource } from '../topology/splice.ts';
 import type { KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
 import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
@@ -68,8 +70,8 @@ export function estimateRegsPerThread(prepared: PreparedKernelScenario['launches
  */
 export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunResult {
   const { scenario, source } = loaded;
-  const gpuSpec = scenario.gpu ?? { preset: 'gtx480', set: [] };
-  const config = loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), [...gpuSpec.set, ...(options.configOverrides ?? [])]);
+  const gpuSpec = scenario.gpu ?? { preset: 'gtx480', set: [], extensions: [] };
+  const config = withScenarioExtensions(loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), [...gpuSpec.set, ...(options.configOverrides ?? [])]), gpuSpec.extensions);
   const prepared = prepareKernelScenario(loaded);
   const context = new GpuContext();
   const limits = gpuLimits(config);
@@ -102,12 +104,24 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
     };
   });
   const sampleIntervalPs = scenario.sampleInterval === undefined ? 0 : parseDuration(scenario.sampleInterval, source.locate(['sampleInterval']), 'sampleInterval');
-  const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, options.pollEveryCycle ?? false);
+  const own = (config.extensions?.length ?? 0) - gpuSpec.extensions.length;
+  const extensionSource: ExtensionSource = {
+    field: 'gpu.extensions',
+    // Entries past the config's own come from the scenario's gpu.extensions (located there).
+    locate: (path) => (typeof path[0] === 'number' && path[0] >= own ? source.locate(['gpu', 'extensions', path[0] - own, ...path.slice(1)]) : source.locate(['gpu'])),
+  };
+  const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, { pollEveryCycle: options.pollEveryCycle ?? false, extensionSource });
   options.onEngine?.(engine);
   runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress);
   const final = readBackBuffers(loaded, prepared);
   const checks = checkKernelScenario(loaded, prepared, final, engine.stats);
   return { engine, config, checks, passed: checks.every((c) => c.passed), buffers: final, prepared };
+}
+
+/** The config with a scenario's `gpu.extensions` appended to its own `extensions`. */
+export function withScenarioExtensions(config: GpuConfig, extensions: readonly ExtensionEntry[]): GpuConfig {
+  if (extensions.length === 0) return config;
+  return { ...config, extensions: [...(config.extensions ?? []), ...extensions] };
 }
 
 /** Progress signature: anything that changes while the machine does useful work. */
