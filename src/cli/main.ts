@@ -30,6 +30,7 @@ import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
 import { diffTraceFiles } from '../trace/diff.ts';
 import { describeUnitKind } from './describe.ts';
+import { configTopology, formatTopology } from './topology.ts';
 
 /** Exit codes of the CLI. */
 export const ExitCode = { ok: 0, checkFailed: 1, badInput: 2, simulationFailed: 3 } as const;
@@ -322,6 +323,20 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .description('list the presets')
     .action(() => {
       for (const name of presetNames()) out(`${name.padEnd(14)} ${getPreset(name).description ?? ''}\n`);
+    });
+
+  program
+    .command('topology')
+    .description('print a GPU as data: unit instances, splice points for extensions, and (--links) the link table')
+    .argument('[preset|file]', 'preset name or config file', 'gtx480')
+    .option('--set <key=value>', 'override a config field (repeatable), e.g. sm.count=2', collect, [])
+    .option('--links', 'print the link table')
+    .option('--units', 'print every unit instance')
+    .action((spec: string, opts: { set: string[]; links?: boolean; units?: boolean }) => {
+      const resolved = resolveGpuConfig(spec);
+      const cfg = opts.set.length > 0 ? applyConfigOverrides(resolved.config, opts.set) : resolved.config;
+      const registry = createUnitRegistry();
+      out(formatTopology(configTopology(cfg, (k) => registry.get(k)), { links: opts.links === true, units: opts.units === true }));
     });
 
   program
