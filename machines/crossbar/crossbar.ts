@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { MemKind, type MemRequest } from '../../src/protocol/mem.ts';
 
 /** Parameters of {@link crossbar}. */
@@ -121,14 +121,8 @@ function arbitrate(s: CrossbarState, net: Network, isRequest: boolean): boolean 
   return pending;
 }
 
-function step(s: CrossbarState): void {
+function step(s: CrossbarState, cycle: number): void {
   const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    io.wakeInCycles(1);
-    return;
-  }
-  s.lastCycle = cycle;
   const moreReq = arbitrate(s, s.request, true);
   const moreRsp = arbitrate(s, s.response, false);
   if (moreReq || moreRsp) io.wakeInCycles(1);
@@ -154,7 +148,7 @@ export const crossbar = defineUnit<CrossbarParams>({
     { name: 'response_conflicts', unit: 'cycles', description: 'input-cycles a response head lost arbitration or found its output full' },
   ],
   logic: (params) =>
-    wakeLogic(
+    cycleLogic(
       step,
       ({ input }: { input: UnitIo }): CrossbarState => ({
         io: input,

@@ -14,7 +14,7 @@ import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter, Histogram } from '../../src/stats/registry.ts';
 import { observe } from '../../src/stats/registry.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { MemKind, type MemRequest, type MemResponse } from '../../src/protocol/mem.ts';
 
 /** Parameters of {@link fixedLatencyMemory}. */
@@ -51,15 +51,8 @@ export interface FixedLatencyMemoryState {
   readonly queueOccupancy: Histogram;
 }
 
-function step(s: FixedLatencyMemoryState): void {
+function step(s: FixedLatencyMemoryState, cycle: number): void {
   const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    // Already did this cycle's work (woken twice in one cycle): continue next cycle.
-    io.wakeInCycles(1);
-    return;
-  }
-  s.lastCycle = cycle;
   // 1. Retire: answers whose latency has elapsed, in order, while the rsp port has room.
   const pipeline = s.pipeline;
   let head = pipeline.peek();
@@ -115,7 +108,7 @@ export const fixedLatencyMemory = defineUnit<FixedLatencyMemoryParams>({
     { name: 'occupancy', unit: 'requests', description: 'requests queued or in the pipeline (time series, sampled)' },
   ],
   logic: (params) =>
-    wakeLogic(
+    cycleLogic(
       step,
       ({ input }: { input: UnitIo }): FixedLatencyMemoryState => {
         const req = input.in('req');
