@@ -151,3 +151,50 @@ describe('l1d', () => {
     ]);
   });
 });
+
+describe('l1d lifecycle (ctrl / status ports)', () => {
+  /** LSU probe and a controller probe on the L1D's ctrl/status; lower memory latency 20. */
+  function runCtrl(script: ScriptItem[], ctrl: ScriptItem[]) {
+    const e = engine1GHz();
+    e.addUnit('LSU', probe, 'core', { script });
+    e.addUnit('CTRL', probe, 'core', { script: ctrl });
+    e.addUnit('L1D', l1d, 'core', { smId: 2, cache: BASE, l1dLatency: 5 } satisfies L1dParams);
+    e.addUnit('MEM', fakeMem, 'core', { latency: 20 });
+    const one = { latencyCycles: 1 };
+    e.connect('LSU', 'out', 'L1D', 'topIn', one);
+    e.connect('L1D', 'topOut', 'LSU', 'in', one);
+    e.connect('L1D', 'bottomOut', 'MEM', 'req', one);
+    e.connect('MEM', 'rsp', 'L1D', 'bottomIn', one);
+    e.connect('CTRL', 'out', 'L1D', 'ctrl', one);
+    e.connect('L1D', 'status', 'CTRL', 'in', one);
+    e.run();
+    e.finalize();
+    const lsu = probeOf(e, 'LSU');
+    const answered = lsu.sent.map((s) => lsu.received.find((r) => r.msg.replyTo === s.msg.id)?.cycle ?? -1);
+    const acks = probeOf(e, 'CTRL').received.map((r) => `${(r.msg.payload as { state: string }).state}@${r.cycle}`);
+    return { e, answered, acks };
+  }
+  const c = (cycle: number, kind: string): ScriptItem => ({ cycle, kind, payload: {} });
+
+  it('pause: finishes the miss it holds, acknowledges paused when empty, accepts nothing until resumed', () => {
+    const { answered, acks, e } = runCtrl([rd(0, 0), rd(5, 128)], [c(2, 'ctrl.pause'), c(40, 'ctrl.resume')]);
+    // pause reaches the L1D at 3 (draining, acked at 4); the miss fills at 23 and is answered then:
+    // nothing is held, so paused at 23 (acked at 24). The read sent at 5 waits in topIn until the
+    // resume reaches the L1D at 41: miss, down 41 -> MEM 42 -> 62 -> L1D 63 -> LSU 64.
+    expect(acks).toEqual(['draining@4', 'paused@24', 'active@42']);
+    expect(answered).toEqual([24, 64]);
+    // Cycles per state, closed at the end of the run (cycle 64): draining 3..23, paused 23..41.
+    expect(e.stats.value('L1D.lifecycle_draining_cycles')).toBe(20);
+    expect(e.stats.value('L1D.lifecycle_paused_cycles')).toBe(18);
+  });
+
+  it('gate: refused while a miss is held, accepted when empty; a request to a gated L1D is a simulation error', () => {
+    const refused = runCtrl([rd(0, 0)], [c(5, 'ctrl.gate')]);
+    expect(refused.acks).toEqual([]);
+    expect(refused.answered).toEqual([24]);
+    const gated = runCtrl([rd(0, 0)], [c(30, 'ctrl.gate'), c(50, 'ctrl.wake')]);
+    expect(gated.acks).toEqual(['gated@32', 'active@52']);
+    expect(gated.e.stats.value('L1D.lifecycle_gated_cycles')).toBe(20);
+    expect(() => runCtrl([rd(0, 0), rd(40, 128)], [c(30, 'ctrl.gate')])).toThrow(/power-gated/);
+  });
+});
