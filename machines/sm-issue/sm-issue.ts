@@ -516,8 +516,8 @@ export const smIssue = defineUnit<SmIssueParams>({
     { name: 'lsuWb', direction: 'in', description: 'LSU write-backs', messageKinds: [GpuKind.lsuWriteback], capacity: 64 },
   ],
   stats: [
-    { name: 'warp_insts', unit: 'count', description: 'warp instructions issued' },
-    { name: 'thread_insts', unit: 'count', description: 'thread instructions issued (active lanes)' },
+    { name: 'thread_insts', unit: 'count', description: 'thread instructions issued (active lanes)', gpuTotal: 'gpu_sim_insn' },
+    { name: 'warp_insts', unit: 'count', description: 'warp instructions issued', gpuTotal: 'gpu_tot_warp_insts' },
     { name: 'sched_<state>', unit: 'cycles', description: 'scheduler-cycles per idle-time state (000 §3.5.3): noInstruction, notReady, pipelineStall, canIssue' },
     { name: 'warp_state_<state>', unit: 'warp-cycles', description: 'warp-cycles per warp state (000 §5.3; plus waiting at a barrier)' },
     { name: 'stall_<kind>', unit: 'cycles', description: 'stall breakdown (004 Fig. 3): memoryConflict, memoryDependency, fetch, other, none' },

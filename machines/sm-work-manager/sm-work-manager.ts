@@ -1,276 +1,300 @@
 /**
- * smWorkManager: the SM Work Manager (GPU.SMWM): kernel launch, the kernel status block
- * (000 Fig. 5.6) and core status table (000 Fig. 5.7), and round-robin CTA dispatch with the
- * four resource checks of 000 §2.2.2 (threads/warp slots, CTA slots, registers, shared memory).
+ * smWorkManager: the SM Work Manager (`GPU.SMWM`): kernel launch with latency, the kernel status
+ * block (000 Fig. 5.6) and core status table (000 Fig. 5.7), CTA dispatch with the four resource
+ * checks of 000 §2.2.2, and control of each SM's lifecycle (pause, power gating).
  *
- * Its kernel-level control is a statechart (DESIGN.md §3): `idle` (no kernel launched yet or
- * all launched ones finished) and `active` (some kernel has CTAs resident or to dispatch), with
- * `done` once every kernel of the run has finished. Events: `kernel.launch` (a delayed self-event
- * per kernel at its launch time plus the launch latency, `-gpgpu_kernel_launch_latency`) and
- * `cta.done` from the SMs (one event per finished CTA: far below one per warp instruction).
- * Dispatch is event-driven: on launch, and whenever a CTA finishes, every SM is refilled round
- * robin (one CTA per SM per pass) from the oldest kernel that still has CTAs, so several kernels
- * are in flight in launch order (the left-over policy; other kernel policies plug in later).
+ * A statechart a person can read (`warpstate units smWorkManager --diagram mermaid`), with four
+ * parallel regions (`../specs/cta-kernel-level.md` §1.1):
+ * - `kernels`: `idle` -kernel.launch-> `active` -[allDone]-> `done` (signals the end of the
+ *   workload); `active` -[noneRunning]-> `idle` between launches;
+ * - `mapping`: the kernel-scheduler policy (which kernel may place CTAs on which SM);
+ * - `coreCount`: the active-core policy (which SMs are powered and take work);
+ * - `ctaLimit`: the CTA-scheduler policy (per-SM CTA limit of each kernel).
+ * The policy regions enter the state named after the policy the config chose
+ * (`policies.kernelScheduler`, `policies.activeCores`, `policies.ctaScheduler`), from the
+ * registries of `src/model/smwm/registry.ts`; a policy registered by a later block appears as
+ * `other`. Dispatch itself (`dispatchCtas`) is a plain function run after every event, never a
+ * statechart event. Events: `kernel.launch` (a delayed self-event per kernel at its launch time
+ * plus `-gpgpu_kernel_launch_latency`), `cta.done` from the SMs (one per finished CTA, far below
+ * one per warp instruction), `ctrl.ack` from the SMs' lifecycles, and `wake` (port room).
  *
- * The limit checker of 003 eq. 3.1 refuses impossible launches before the run (see
- * `src/topology/gpu.ts`); here a kernel whose CTA fits nowhere would never start, so the
- * topology checks `ctasPerSm >= 1` for every kernel first.
+ * The context is JSON (the tables, the round-robin pointer, the policy names and parameters) and
+ * is replaced with `assign`, never mutated; ports stay outside it. Control (spec §1.2): the
+ * active-core policy decides which SMs should be on; an SM with no resident CTA that should be
+ * off gets `ctrl.gate`, a gated SM that should be on gets `ctrl.wake`; `ctrl.ack` updates the
+ * core status table, and no CTA goes to a gating, gated, waking or paused SM.
  */
-import { raise, setup } from 'xstate';
+import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import { z } from 'zod';
+import { InputError } from '../../src/errors.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { OutPort } from '../../src/messaging/port.ts';
-import type { Counter } from '../../src/stats/registry.ts';
+import { activeCorePolicies, choosePolicy, ctaSchedulers, kernelSchedulers, type ChosenPolicy, type CoreStatusRow, type KernelStatusRow, type PolicyRegistry } from '../../src/model/smwm/registry.ts';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
-import type { GpuContext } from '../../src/model/gpu-context.ts';
-import { GpuKind, type CtaDispatch, type CtaDone } from '../../src/protocol/gpu.ts';
+import { GpuKind, type CtaDispatch, type CtaDone, type CtrlAck } from '../../src/protocol/gpu.ts';
+import { copyTables, dispatchCtas, emptyCore, kernelLaunchPlanSchema, retireCta, startReadyKernels, type DispatchEnv, type DispatchTables, type KernelLaunchPlan, type SmwmPolicies } from './status.ts';
 
-/** Per-SM capacity the resource checks use. */
-export interface SmCapacity {
-  readonly maxWarps: number;
-  readonly maxCtas: number;
-  readonly registers: number;
-  readonly sharedMemBytes: number;
-}
+export type { KernelLaunchPlan } from './status.ts';
 
-/** A kernel to launch: its id in the context, resources per CTA, and launch time. */
-export interface KernelLaunchPlan {
-  readonly kernel: number;
-  /** Earliest launch, core cycles from the start of the run. */
-  readonly atCycle: number;
-  readonly warpsPerCta: number;
-  /** Registers per CTA after allocation granularity. */
-  readonly registersPerCta: number;
-  /** Shared memory per CTA after allocation granularity, bytes. */
-  readonly sharedBytesPerCta: number;
-  /** CUDA stream: a kernel starts only after every earlier kernel of its stream finished. */
-  readonly stream: number;
-}
+const policyConfig = z.looseObject({ kind: z.string().min(1) });
 
-/** Parameters of {@link smWorkManager}. */
-export interface SmWorkManagerParams {
-  readonly context: GpuContext;
+/** Spec of {@link smWorkManager}. */
+export const smWorkManagerSpec = z.strictObject({
+  numSms: z.int().min(1).describe('SMs: port arrays dispatch, done, ctrl, status (SMs)'),
+  capacity: z
+    .strictObject({
+      maxWarps: z.int().min(1).describe('warp slots per SM (warps)'),
+      maxCtas: z.int().min(1).describe('CTA slots per SM (CTAs) [-gpgpu_shader_cta]'),
+      registers: z.int().min(1).describe('registers per SM (registers) [-gpgpu_shader_registers]'),
+      sharedMemBytes: z.int().min(0).describe('shared memory per SM (bytes) [-gpgpu_shmem_size]'),
+    })
+    .describe('per-SM resources the four checks of 000 §2.2.2 use'),
+  launchLatencyCycles: z.int().min(0).describe('delay from a launch to its first CTA dispatch (core cycles) [-gpgpu_kernel_launch_latency]'),
+  launches: z.array(kernelLaunchPlanSchema).describe('kernels to launch, in launch order'),
+  policies: z
+    .strictObject({
+      kernelScheduler: policyConfig.describe('kernel scheduler {kind, ...params} (registry kernelScheduler)'),
+      ctaScheduler: policyConfig.describe('CTA scheduler {kind, ...params} (registry ctaScheduler)'),
+      activeCores: policyConfig.describe('active-core policy {kind, ...params} (registry activeCores)'),
+    })
+    .describe('the policy of each level, by name from the registries of src/model/smwm/registry.ts'),
+});
+
+/** Spec of {@link smWorkManager}. */
+export type SmWorkManagerParams = z.infer<typeof smWorkManagerSpec>;
+
+/** Statechart context: JSON-serialisable. */
+export interface SmwmContext extends DispatchTables {
   readonly numSms: number;
-  readonly capacity: SmCapacity;
-  readonly launches: readonly KernelLaunchPlan[];
-  /** Cycles between a launch and its first CTA dispatch. */
-  readonly launchLatencyCycles: number;
+  /** Policy name per level (the region states) and validated parameters. */
+  readonly policyNames: { readonly kernelScheduler: string; readonly ctaScheduler: string; readonly activeCores: string };
 }
 
-/** One row of the kernel status block (000 Fig. 5.6). */
-export interface KernelStatus {
-  readonly plan: KernelLaunchPlan;
-  readonly ctaCount: number;
-  state: 'pending' | 'launched' | 'running' | 'done';
-  nextCta: number;
-  ctasDone: number;
-  /** Core cycle the kernel started dispatching, and finished. */
-  startCycle: number;
-  endCycle: number;
-  warpInsts: number;
-  threadInsts: number;
-}
-
-/** One row of the core status table (000 Fig. 5.7). */
-export interface CoreStatus {
-  ctas: number;
-  warps: number;
-  registers: number;
-  sharedBytes: number;
-  /** Resident CTAs per kernel id. */
-  readonly perKernel: Map<number, number>;
-}
-
-/** Statechart context. */
-export interface SmwmContext {
+/** What each instance keeps outside its JSON context: io, ports, chosen policies. */
+interface Wiring {
   readonly io: UnitIo;
-  readonly p: SmWorkManagerParams;
-  readonly kernels: KernelStatus[];
-  readonly cores: CoreStatus[];
+  readonly spec: SmWorkManagerParams;
   readonly dispatch: OutPort[];
-  /** Round-robin pointer over SMs. */
-  rr: number;
-  readonly ctasDispatched: Counter;
+  readonly ctrl: OutPort[];
+  readonly policies: SmwmPolicies;
+}
+const wiringOf = new WeakMap<AnyActorRef, Wiring>();
+
+type SmwmEvent = { type: 'cta.done'; message: Message<CtaDone> } | { type: 'ctrl.ack'; message: Message<CtrlAck> } | { type: 'kernel.launch'; kernel: number } | { type: 'wake' };
+
+function choose<T extends { name: string; params: z.ZodType }>(io: UnitIo, registry: PolicyRegistry<T & { description: string; source: string }>, config: { kind: string }): ChosenPolicy<T> {
+  const chosen = choosePolicy(registry, config as { kind: string } & Record<string, unknown>);
+  if (typeof chosen === 'string') throw new InputError({ file: `<config of ${io.name}>` }, chosen, `policies.${registry.family}`);
+  return chosen as ChosenPolicy<T>;
 }
 
-function fits(ctx: SmwmContext, sm: number, k: KernelStatus): boolean {
-  const c = ctx.cores[sm]!;
-  const cap = ctx.p.capacity;
-  const pl = k.plan;
-  return (
-    c.ctas + 1 <= cap.maxCtas &&
-    c.warps + pl.warpsPerCta <= cap.maxWarps &&
-    c.registers + pl.registersPerCta <= cap.registers &&
-    c.sharedBytes + pl.sharedBytesPerCta <= cap.sharedMemBytes &&
-    ctx.dispatch[sm]!.hasRoom
-  );
+function env(w: Wiring): DispatchEnv {
+  return {
+    capacity: w.spec.capacity,
+    plans: w.spec.launches,
+    policies: w.policies,
+    hasRoom: (sm) => w.dispatch[sm]!.hasRoom,
+    send: (sm, kernel, cta) => {
+      const d: CtaDispatch = { kernel, cta };
+      w.dispatch[sm]!.send(GpuKind.ctaDispatch, d);
+    },
+  };
 }
 
-/** Fills every SM round robin from the oldest running kernels; returns CTAs dispatched. */
-function dispatchCtas(ctx: SmwmContext): number {
-  let sent = 0;
-  const n = ctx.p.numSms;
-  for (const k of ctx.kernels) {
-    if (k.state !== 'running') continue;
-    let progress = true;
-    while (k.nextCta < k.ctaCount && progress) {
-      progress = false;
-      for (let i = 0; i < n && k.nextCta < k.ctaCount; i++) {
-        const sm = (ctx.rr + i) % n;
-        if (!fits(ctx, sm, k)) continue;
-        const d: CtaDispatch = { kernel: k.plan.kernel, cta: k.nextCta++ };
-        ctx.dispatch[sm]!.send(GpuKind.ctaDispatch, d);
-        const c = ctx.cores[sm]!;
-        c.ctas++;
-        c.warps += k.plan.warpsPerCta;
-        c.registers += k.plan.registersPerCta;
-        c.sharedBytes += k.plan.sharedBytesPerCta;
-        c.perKernel.set(k.plan.kernel, (c.perKernel.get(k.plan.kernel) ?? 0) + 1);
-        ctx.ctasDispatched.value++;
-        sent++;
-        progress = true;
-      }
-      ctx.rr = (ctx.rr + 1) % n;
+/**
+ * Reconciles each SM's power with the active-core policy (spec §1.2): gate an SM that should be
+ * off and holds no CTA, wake a gated one that should be on. Only where the `ctrl[i]` port is
+ * connected; never after the workload is done (the run is over).
+ */
+function reconcilePower(t: DispatchTables, w: Wiring): void {
+  if (t.kernels.every((k) => k.state === 'done')) return;
+  const p = w.policies.activeCores;
+  for (let sm = 0; sm < t.cores.length; sm++) {
+    const port = w.ctrl[sm]!;
+    if (!port.isBound) continue;
+    const c = t.cores[sm]!;
+    const on = p.policy.wantsOn(t, p.params, sm);
+    if (c.power === 'on' && !on && c.ctas === 0 && port.hasRoom) {
+      port.send(GpuKind.ctrlGate, { from: w.io.name });
+      c.power = 'gating';
+    } else if ((c.power === 'gated' || c.power === 'gating') && on && port.hasRoom) {
+      port.send(GpuKind.ctrlWake, { from: w.io.name });
+      c.power = 'waking';
     }
   }
-  return sent;
 }
 
-/** Starts launched kernels whose stream has no unfinished earlier kernel (CUDA stream order). */
-function startReadyKernels(ctx: SmwmContext): void {
-  for (let i = 0; i < ctx.kernels.length; i++) {
-    const k = ctx.kernels[i]!;
-    if (k.state !== 'launched') continue;
-    let blocked = false;
-    for (let j = 0; j < i; j++) {
-      const e = ctx.kernels[j]!;
-      if (e.plan.stream === k.plan.stream && e.state !== 'done') blocked = true;
-    }
-    if (blocked) continue;
-    k.state = 'running';
-    k.startCycle = ctx.io.cycle;
-  }
+/** Dispatch and power control after an event: returns the replaced tables. */
+function afterEvent(context: SmwmContext, self: AnyActorRef, change?: (t: DispatchTables, io: UnitIo) => void): Partial<SmwmContext> {
+  const w = wiringOf.get(self)!;
+  const t = copyTables(context);
+  change?.(t, w.io);
+  reconcilePower(t, w);
+  dispatchCtas(t, env(w));
+  return t;
 }
 
-/** Frees a finished CTA's resources; returns true when its kernel finished. */
-function retire(ctx: SmwmContext, msg: Message<CtaDone>): boolean {
-  const d = msg.payload;
-  const k = ctx.kernels.find((x) => x.plan.kernel === d.kernel)!;
-  const c = ctx.cores[d.sm]!;
-  c.ctas--;
-  c.warps -= k.plan.warpsPerCta;
-  c.registers -= k.plan.registersPerCta;
-  c.sharedBytes -= k.plan.sharedBytesPerCta;
-  c.perKernel.set(d.kernel, (c.perKernel.get(d.kernel) ?? 1) - 1);
-  k.ctasDone++;
-  k.warpInsts += d.warpInsts;
-  k.threadInsts += d.threadInsts;
-  if (k.ctasDone === k.ctaCount) {
-    k.state = 'done';
-    k.endCycle = ctx.io.cycle;
-    return true;
-  }
-  return false;
-}
+const isPolicy = (family: keyof SmwmContext['policyNames'], name: string) => ({ context }: { context: SmwmContext }) => context.policyNames[family] === name;
 
-/** Builds the SMWM statechart. */
-export function smWorkManagerMachine(p: SmWorkManagerParams) {
-  return setup({
-    types: {
-      context: {} as SmwmContext,
-      input: {} as UnitIo,
-      events: {} as { type: 'cta.done'; message: Message<CtaDone> } | { type: 'kernel.launch'; kernel: number } | { type: 'wake' },
-    },
-    actions: {
-      launchKernel: ({ context, event }) => {
-        if (event.type !== 'kernel.launch') return;
-        context.kernels.find((x) => x.plan.kernel === event.kernel)!.state = 'launched';
-        startReadyKernels(context);
-        dispatchCtas(context);
-      },
-      retireCta: ({ context, event }) => {
-        if (event.type === 'cta.done' && retire(context, event.message)) startReadyKernels(context);
-      },
-      dispatch: ({ context }) => {
-        dispatchCtas(context);
-      },
-      signalEndOfWork: ({ context }) => {
-        context.io.endOfWork();
-      },
-    },
-    guards: {
-      allDone: ({ context }) => context.kernels.every((k) => k.state === 'done'),
-      noneRunning: ({ context }) => !context.kernels.some((k) => k.state === 'running' || k.state === 'launched'),
-    },
-  }).createMachine({
-    id: 'smWorkManager',
-    context: ({ input }) => {
-      const kernels: KernelStatus[] = p.launches.map((plan) => ({
-        plan,
-        ctaCount: p.context.kernel(plan.kernel).kernel.ctaCount,
-        state: 'pending' as const,
-        nextCta: 0,
-        ctasDone: 0,
-        startCycle: -1,
-        endCycle: -1,
-        warpInsts: 0,
-        threadInsts: 0,
-      }));
-      // Per-kernel statistics, GPGPU-Sim style (kernel[<id>].gpu_sim_cycle ...).
-      for (const k of kernels) {
-        const name = `kernel[${k.plan.kernel}]`;
-        const cycles = () => (k.endCycle >= 0 ? k.endCycle - k.startCycle : 0);
-        input.stats.derived(`${name}.start_cycle`, () => k.startCycle, 'core cycle the kernel started dispatching', 'cycles');
-        input.stats.derived(`${name}.gpu_sim_cycle`, cycles, 'core cycles from first dispatch to last CTA done', 'cycles');
-        input.stats.derived(`${name}.gpu_sim_insn`, () => k.threadInsts, 'thread instructions', 'count');
-        input.stats.derived(`${name}.warp_insts`, () => k.warpInsts, 'warp instructions', 'count');
-        input.stats.derived(`${name}.gpu_ipc`, () => (cycles() > 0 ? k.threadInsts / cycles() : 0), 'thread instructions per core cycle', 'insn/cycle');
-      }
-      return {
-      io: input,
-      p,
-      kernels,
-      cores: Array.from({ length: p.numSms }, () => ({ ctas: 0, warps: 0, registers: 0, sharedBytes: 0, perKernel: new Map<number, number>() })),
-      dispatch: Array.from({ length: p.numSms }, (_, i) => input.out(`dispatch[${i}]`)),
-      rr: 0,
-      ctasDispatched: input.counter('ctas_dispatched', 'CTAs dispatched to SMs'),
-      };
-    },
-    entry: p.launches.map((plan) => raise({ type: 'kernel.launch', kernel: plan.kernel } as const, { delay: plan.atCycle + p.launchLatencyCycles })),
-    initial: 'idle',
+/** One region per policy family: `select` enters the state named after the configured policy. */
+function policyRegion(family: keyof SmwmContext['policyNames'], registry: PolicyRegistry<any>) {
+  const names = registry.names();
+  return {
+    initial: 'select',
     states: {
-      idle: {
-        always: [{ guard: 'allDone', target: 'done' }],
-        on: { 'kernel.launch': { target: 'active', actions: 'launchKernel' } },
-      },
-      active: {
-        on: {
-          'kernel.launch': { actions: 'launchKernel' },
-          'cta.done': { actions: ['retireCta', 'dispatch'] },
-          wake: { actions: 'dispatch' },
-        },
-        always: [{ guard: 'allDone', target: 'done' }, { guard: 'noneRunning', target: 'idle' }],
-      },
-      done: { type: 'final', entry: 'signalEndOfWork' },
+      select: { always: [...names.map((n) => ({ guard: `${family}Is_${n}`, target: n })), { target: 'other' }] },
+      ...Object.fromEntries(names.map((n) => [n, {}])),
+      other: {},
     },
-  });
+  };
 }
+
+const policyGuards = Object.fromEntries(
+  ([['kernelScheduler', kernelSchedulers], ['ctaScheduler', ctaSchedulers], ['activeCores', activeCorePolicies]] as const).flatMap(([family, reg]) => reg.names().map((n) => [`${family}Is_${n}`, isPolicy(family, n)])),
+);
+
+/** The SM Work Manager statechart (module-level; its instance reads spec from `input`). */
+export const smWorkManagerMachine = setup({
+  types: { context: {} as SmwmContext, input: {} as UnitIo, events: {} as SmwmEvent },
+  actions: {
+    scheduleLaunches: enqueueActions(({ enqueue, self }) => {
+      const spec = wiringOf.get(self)!.spec;
+      for (const plan of spec.launches) enqueue.raise({ type: 'kernel.launch', kernel: plan.kernel }, { delay: plan.atCycle + spec.launchLatencyCycles });
+    }),
+    launchKernel: assign(({ context, event, self }) =>
+      afterEvent(context, self, (t, io) => {
+        if (event.type !== 'kernel.launch') return;
+        t.kernels.find((x) => x.kernel === event.kernel)!.state = 'launched';
+        startReadyKernels(t.kernels, io.cycle);
+      }),
+    ),
+    retireCta: assign(({ context, event, self }) =>
+      afterEvent(context, self, (t, io) => {
+        if (event.type === 'cta.done' && retireCta(t, wiringOf.get(self)!.spec.launches, event.message.payload, io.cycle)) startReadyKernels(t.kernels, io.cycle);
+      }),
+    ),
+    applyAck: assign(({ context, event, self }) =>
+      afterEvent(context, self, (t) => {
+        if (event.type !== 'ctrl.ack') return;
+        const sm = Number(event.message.dstPort.slice('status['.length, -1));
+        const c = t.cores[sm]!;
+        const state = event.message.payload.state;
+        if (state === 'gated' && c.power === 'gating') c.power = 'gated';
+        else if (state === 'active') {
+          c.power = 'on';
+          c.paused = false;
+        } else if (state === 'paused' || state === 'draining') c.paused = true;
+      }),
+    ),
+    dispatch: assign(({ context, self }) => afterEvent(context, self)),
+    signalEndOfWork: ({ self }) => wiringOf.get(self)!.io.endOfWork(),
+  },
+  guards: {
+    allDone: ({ context }) => context.kernels.every((k) => k.state === 'done'),
+    noneRunning: ({ context }) => !context.kernels.some((k) => k.state === 'running' || k.state === 'launched'),
+    ...policyGuards,
+  },
+}).createMachine({
+  id: 'smWorkManager',
+  type: 'parallel',
+  context: ({ input, self }) => {
+    const spec = input.spec as SmWorkManagerParams;
+    const policies: SmwmPolicies = {
+      kernelScheduler: choose(input, kernelSchedulers, spec.policies.kernelScheduler),
+      ctaScheduler: choose(input, ctaSchedulers, spec.policies.ctaScheduler),
+      activeCores: choose(input, activeCorePolicies, spec.policies.activeCores),
+    };
+    const n = spec.numSms;
+    wiringOf.set(self, {
+      io: input,
+      spec,
+      dispatch: Array.from({ length: n }, (_, i) => input.out(`dispatch[${i}]`)),
+      ctrl: Array.from({ length: n }, (_, i) => input.out(`ctrl[${i}]`)),
+      policies,
+    });
+    const kernels: KernelStatusRow[] = spec.launches.map((plan) => ({
+      kernel: plan.kernel,
+      ctaCount: plan.ctaCount,
+      stream: plan.stream,
+      state: 'pending',
+      nextCta: 0,
+      ctasDone: 0,
+      startCycle: -1,
+      endCycle: -1,
+      warpInsts: 0,
+      threadInsts: 0,
+    }));
+    // Statistics read from the current context when printed (GPGPU-Sim style kernel[<id>].*).
+    const row = (i: number) => (self.getSnapshot().context as SmwmContext).kernels[i]!;
+    spec.launches.forEach((plan, i) => {
+      const name = `kernel[${plan.kernel}]`;
+      const cycles = () => (row(i).endCycle >= 0 ? row(i).endCycle - row(i).startCycle : 0);
+      input.stats.derived(`${name}.start_cycle`, () => row(i).startCycle, 'core cycle the kernel started dispatching', 'cycles');
+      input.stats.derived(`${name}.gpu_sim_cycle`, cycles, 'core cycles from first dispatch to last CTA done', 'cycles');
+      input.stats.derived(`${name}.gpu_sim_insn`, () => row(i).threadInsts, 'thread instructions', 'count');
+      input.stats.derived(`${name}.warp_insts`, () => row(i).warpInsts, 'warp instructions', 'count');
+      input.stats.derived(`${name}.gpu_ipc`, () => (cycles() > 0 ? row(i).threadInsts / cycles() : 0), 'thread instructions per core cycle', 'insn/cycle');
+    });
+    input.stats.derived(`${input.name}.ctas_dispatched`, () => (self.getSnapshot().context as SmwmContext).dispatched, 'CTAs dispatched to SMs', 'count');
+    const cores: CoreStatusRow[] = Array.from({ length: n }, emptyCore);
+    return {
+      numSms: n,
+      kernels,
+      cores,
+      rr: 0,
+      dispatched: 0,
+      policyNames: { kernelScheduler: policies.kernelScheduler.policy.name, ctaScheduler: policies.ctaScheduler.policy.name, activeCores: policies.activeCores.policy.name },
+    };
+  },
+  entry: 'scheduleLaunches',
+  on: { 'ctrl.ack': { actions: 'applyAck' } },
+  states: {
+    kernels: {
+      initial: 'idle',
+      states: {
+        idle: {
+          always: [{ guard: 'allDone', target: 'done' }],
+          on: { 'kernel.launch': { target: 'active', actions: 'launchKernel' } },
+        },
+        active: {
+          on: {
+            'kernel.launch': { actions: 'launchKernel' },
+            'cta.done': { actions: 'retireCta' },
+            wake: { actions: 'dispatch' },
+          },
+          always: [{ guard: 'allDone', target: 'done' }, { guard: 'noneRunning', target: 'idle' }],
+        },
+        done: { type: 'final', entry: 'signalEndOfWork' },
+      },
+    },
+    // Generated from the registries; typed loosely because guard names are built from them.
+    mapping: policyRegion('kernelScheduler', kernelSchedulers) as any,
+    coreCount: policyRegion('activeCores', activeCorePolicies) as any,
+    ctaLimit: policyRegion('ctaScheduler', ctaSchedulers) as any,
+  },
+});
 
 /** The unit kind `smWorkManager`. */
 export const smWorkManager = defineUnit<SmWorkManagerParams>({
   kind: 'smWorkManager',
-  description: 'SM Work Manager: kernel launch with latency, kernel status block, core status table, round-robin CTA dispatch with the four resource checks.',
-  source: '000 §2.2.2, Figs. 5.6-5.7; GPGPU-Sim issue_block2core',
-  spec: z.custom<SmWorkManagerParams>((v) => typeof v === 'object' && v !== null && 'launches' in v, 'built by the GPU topology'),
+  description: 'SM Work Manager: kernel launch with latency, kernel status block, core status table, CTA dispatch with the four resource checks, SM lifecycle control; kernel, CTA and active-core policies by name from registries.',
+  source: '000 §2.2.2, §4.4.2, Figs. 5.6-5.7; GPGPU-Sim issue_block2core; ../specs/cta-kernel-level.md §1.1-1.2',
+  spec: smWorkManagerSpec,
   delivery: 'perMessage',
+  machine: smWorkManagerMachine,
   ports: [
     { name: 'dispatch', direction: 'out', description: 'CTAs to SM i', messageKinds: [GpuKind.ctaDispatch], countParam: 'numSms', capacity: 16 },
     { name: 'done', direction: 'in', description: 'finished CTAs from SM i', messageKinds: [GpuKind.ctaDone], countParam: 'numSms', capacity: 16 },
+    { name: 'ctrl', direction: 'out', description: 'lifecycle commands to SM i (gate, wake, pause, resume)', messageKinds: [GpuKind.ctrlPause, GpuKind.ctrlResume, GpuKind.ctrlGate, GpuKind.ctrlWake], countParam: 'numSms', capacity: 4, optional: true },
+    { name: 'status', direction: 'in', description: "SM i's lifecycle acknowledgements", messageKinds: [GpuKind.ctrlAck], countParam: 'numSms', capacity: 4, optional: true },
   ],
-  stats: [{ name: 'ctas_dispatched', unit: 'count', description: 'CTAs dispatched to SMs' }],
-  logic: (p) => smWorkManagerMachine(p),
+  stats: [
+    { name: 'ctas_dispatched', unit: 'count', description: 'CTAs dispatched to SMs' },
+    { name: 'kernel[<id>].*', unit: '-', description: 'per kernel (GPGPU-Sim style, not prefixed by the instance): start_cycle, gpu_sim_cycle, gpu_sim_insn, warp_insts, gpu_ipc' },
+  ],
+  logic: () => smWorkManagerMachine,
   pendingWork: (snap: { context: SmwmContext }) => {
     const open = snap.context.kernels.filter((k) => k.state !== 'done');
-    return open.length === 0 ? null : open.map((k) => `kernel ${k.plan.kernel} ${k.state}: ${k.ctasDone}/${k.ctaCount} CTAs done, ${k.nextCta} dispatched`).join('; ');
+    return open.length === 0 ? null : open.map((k) => `kernel ${k.kernel} ${k.state}: ${k.ctasDone}/${k.ctaCount} CTAs done, ${k.nextCta} dispatched`).join('; ');
   },
 });

@@ -280,15 +280,22 @@ export const warpSchedulerSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
-/** CTA scheduler (SM Work Manager, paper 000 §2.2.2). Later issues add Perf-Sat, DYNCTA... */
-export const ctaSchedulerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('roundRobin').describe('round robin over SMs with the four resource checks') }),
-]);
+/**
+ * A policy of the SM Work Manager, chosen by name from its registry (`src/model/smwm/registry.ts`):
+ * `{ kind, ...parameters }`. The kind and the parameters are checked against the registry entry
+ * when the GPU is built (so a policy added by its own folder needs no edit here).
+ */
+const smwmPolicySchema = (family: string, dflt: string) =>
+  z.looseObject({ kind: z.string().min(1).describe(`${family} policy name (registry ${family}; default ${dflt})`) });
 
-/** Kernel scheduler. Later issues add left-over, spatial, interleaved, Warped-Slicer... */
-export const kernelSchedulerSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('inOrder').describe('kernels start in launch order as resources free') }),
-]);
+/** CTA scheduler (000 §2.2.2): `roundRobin` (default), `fixedLimit {ctasPerSm}`; later Perf-Sat, DYNCTA. */
+export const ctaSchedulerSchema = smwmPolicySchema('ctaScheduler', 'roundRobin');
+
+/** Kernel scheduler: `inOrder` (default); later left-over, spatial, interleaved, Warped-Slicer. */
+export const kernelSchedulerSchema = smwmPolicySchema('kernelScheduler', 'inOrder');
+
+/** Active-core policy (000 §4.4): `all` (default), `fixed {count}`, `gateIdle`; later ONAC, Seq-Det. */
+export const activeCoresSchema = smwmPolicySchema('activeCores', 'all');
 
 /** Memory-instruction issue policy (paper 001). Later issues add RBMI, QBMI, SMIL, DMIL. */
 export const memoryIssueSchema = z.discriminatedUnion('kind', [
@@ -301,6 +308,8 @@ export const policiesSchema = z.strictObject({
   warpScheduler: warpSchedulerSchema,
   ctaScheduler: ctaSchedulerSchema,
   kernelScheduler: kernelSchedulerSchema,
+  /** Absent = `{ kind: 'all' }`. */
+  activeCores: activeCoresSchema.optional(),
   memoryIssue: memoryIssueSchema,
 });
 

@@ -13,7 +13,7 @@ import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { GpuContext } from '../model/gpu-context.ts';
 import type { ExtensionEntry } from '../config/extensions.ts';
 import type { ExtensionSource } from '../topology/splice.ts';
-import type { KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
+import type { LaunchPlan as KernelLaunchPlan } from '../topology/gpu-smwm.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
 import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
 import { parseDuration } from '../sim/time.ts';

@@ -5,7 +5,7 @@
  * memory here (a trace carries addresses, not data; the timing model needs no values).
  */
 import { GpuContext } from '../model/gpu-context.ts';
-import type { KernelLaunchPlan } from '../../machines/sm-work-manager/sm-work-manager.ts';
+import type { LaunchPlan as KernelLaunchPlan } from '../topology/gpu-smwm.ts';
 import type { GpuConfig } from '../config/schema.ts';
 import { InputError, SimulationError } from '../errors.ts';
 import { openAccelSimTrace, type AccelSimTrace } from '../frontends/index.ts';
