@@ -40,6 +40,7 @@ import { Scoreboard, ScoreboardHazard } from '../../src/model/sm/scoreboard.ts';
 import { hazardFlags, SchedStatsCounters, SCHEDULER_STATE_NAME, STALL_KIND_NAME, WARP_STATE_NAME, WarpFlag } from '../../src/model/sm/sched-stats.ts';
 import { createWarpSchedulerPolicy, type SchedulerWarps, type WarpProbe, type WarpSchedulerPolicy, type WarpSchedulerPolicyOptions } from '../../src/model/sm/warp-scheduler.ts';
 import type { Counter } from '../../src/stats/registry.ts';
+import { Lifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import type { GpuContext, KernelEntry, TimingCta, TimingWarp } from '../../src/model/gpu-context.ts';
 import { GpuKind, type CtaDispatch, type CtaDone, type ExecDispatch, type FetchedInsts, type FetchReq, type LsuDispatch, type Writeback } from '../../src/protocol/gpu.ts';
@@ -104,7 +105,10 @@ export interface SmIssueState {
     execWb: InPort;
     lsu: OutPort;
     lsuWb: InPort;
+    ctrl: InPort;
   };
+  /** Lifecycle (pause, gate) driven by the SM Work Manager through `ctrl`; `src/sim/lifecycle.ts`. */
+  readonly lifecycle: Lifecycle;
   readonly slots: WarpSlot[];
   readonly ctas: CtaSlot[];
   readonly ibuf: InstructionBuffer<TimingInstruction>;
@@ -375,6 +379,11 @@ function step(s: SmIssueState): void {
   s.lastCycle = cycle;
   const ports = s.ports;
   let msg: Message | undefined;
+  while ((msg = ports.ctrl.recv()) !== undefined) s.lifecycle.handle(msg, s.residentCtas === 0 && ports.cta.length === 0);
+  const lifecycle = s.lifecycle;
+  if (lifecycle.state === 'gated' && ports.cta.length > 0) {
+    throw new SimulationError(`${io.name}: cta.dispatch arrived while the SM is power-gated (the SM Work Manager must wake it first)`);
+  }
   while ((msg = ports.execWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>, false);
   while ((msg = ports.lsuWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>, true);
   while ((msg = ports.decoded.recv()) !== undefined) {
@@ -396,6 +405,16 @@ function step(s: SmIssueState): void {
   s.mustPoll = false;
   const issueCycle = cycle % s.p.issueIntervalCycles === 0;
   const issuedBefore = s.stats.warpInsts.value;
+  if (!lifecycle.running) {
+    // Paused, draining or gated: nothing issues and the cycles are not classified into
+    // scheduler or warp states; in-flight work still writes back (messages wake the unit).
+    if (lifecycle.state === 'draining' && inFlight(s) === 0) lifecycle.drained();
+    for (let slot = 0; slot < s.slots.length; slot++) {
+      const ws = s.slots[slot]!;
+      if (ws.warp !== null && !ws.exited && !ws.fetchPending && s.ibuf.isEmpty(slot)) requestFetch(s, slot);
+    }
+    return;
+  }
   if (s.liveWarps > 0) {
     s.stats.activeCycles.value++;
     if (s.exec.inFlight() > 0) s.amatOverlapped.value += s.memInFlight;
@@ -490,6 +509,13 @@ function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
   }
 }
 
+/** Instructions issued and not yet written back, over every warp slot. */
+function inFlight(s: SmIssueState): number {
+  let n = 0;
+  for (const ws of s.slots) n += ws.outstanding;
+  return n;
+}
+
 function makeProbe(s: () => SmIssueState, k: number): WarpProbe {
   return {
     ready: (local) => (s().flagsByLocal[local]! & NOT_READY) === 0,
@@ -514,6 +540,8 @@ export const smIssue = defineUnit<SmIssueParams>({
     { name: 'execWb', direction: 'in', description: 'EXEC write-backs', messageKinds: [GpuKind.execWriteback], capacity: 64 },
     { name: 'lsu', direction: 'out', description: 'memory instructions', messageKinds: [GpuKind.lsuDispatch], capacity: 2 },
     { name: 'lsuWb', direction: 'in', description: 'LSU write-backs', messageKinds: [GpuKind.lsuWriteback], capacity: 64 },
+    { name: 'ctrl', direction: 'in', description: 'lifecycle commands from the SM Work Manager: pause (stop issuing; acked when in-flight work wrote back), gate (only with no resident CTA), resume, wake', messageKinds: [GpuKind.ctrlPause, GpuKind.ctrlResume, GpuKind.ctrlGate, GpuKind.ctrlWake], capacity: 4, optional: true },
+    { name: 'status', direction: 'out', description: 'lifecycle acknowledgements (ctrl.ack)', messageKinds: [GpuKind.ctrlAck], capacity: 4, optional: true },
   ],
   stats: [
     { name: 'thread_insts', unit: 'count', description: 'thread instructions issued (active lanes)', gpuTotal: 'gpu_sim_insn' },
@@ -522,6 +550,7 @@ export const smIssue = defineUnit<SmIssueParams>({
     { name: 'warp_state_<state>', unit: 'warp-cycles', description: 'warp-cycles per warp state (000 §5.3; plus waiting at a barrier)' },
     { name: 'stall_<kind>', unit: 'cycles', description: 'stall breakdown (004 Fig. 3): memoryConflict, memoryDependency, fetch, other, none' },
     { name: 'amat / amat_overlapped', unit: 'cycles', description: 'average memory access time and its part overlapped by arithmetic (000 §4.4.1)' },
+    { name: 'lifecycle_<state>_cycles', unit: 'cycles', description: 'cycles per lifecycle state (active, draining, paused, gated); registered on the first control message' },
     { name: 'alu_load / mem_load', unit: 'instructions', description: 'time series: ALU and MEM instructions issued per sampling interval (000 §3.5.4)' },
   ],
   logic: (p) =>
@@ -552,7 +581,9 @@ export const smIssue = defineUnit<SmIssueParams>({
             execWb: io.in('execWb'),
             lsu: io.out('lsu'),
             lsuWb: io.in('lsuWb'),
+            ctrl: io.in('ctrl'),
           },
+          lifecycle: new Lifecycle(io, io.out('status')),
           slots: Array.from({ length: perSched * p.schedulers }, () => ({ warp: null, ctaSlot: -1, fetchPending: false, outstanding: 0, exited: false })),
           ctas: Array.from({ length: p.maxCtas }, () => ({ cta: null, kernel: null, ctaIndex: -1, warpSlots: [], warpInsts: 0, threadInsts: 0 })),
           ibuf: new InstructionBuffer<TimingInstruction>({ numWarps: perSched * p.schedulers, entries: p.iBufferEntries }),
@@ -618,6 +649,8 @@ export const smIssue = defineUnit<SmIssueParams>({
         return s;
       },
     ),
+  machine: unitLifecycleMachine,
+  finalize: (snap: { context: SmIssueState }) => snap.context.lifecycle.finalize(),
   pendingWork: (snap: { context: SmIssueState }) => {
     const s = snap.context;
     const live = s.ctas.filter((c) => c.cta !== null);

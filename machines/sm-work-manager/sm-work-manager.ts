@@ -124,13 +124,13 @@ function reconcilePower(t: DispatchTables, w: Wiring): void {
   }
 }
 
-/** Dispatch and power control after an event: returns the replaced tables. */
+/** After an event: the change, dispatch, then power control (an SM left without work may be gated). */
 function afterEvent(context: SmwmContext, self: AnyActorRef, change?: (t: DispatchTables, io: UnitIo) => void): Partial<SmwmContext> {
   const w = wiringOf.get(self)!;
   const t = copyTables(context);
   change?.(t, w.io);
-  reconcilePower(t, w);
   dispatchCtas(t, env(w));
+  reconcilePower(t, w);
   return t;
 }
 

@@ -181,11 +181,9 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
     const sm = `GPU.SM[${i}]`;
     link('GPU.SMWM', `dispatch[${i}]`, `${sm}.ISSUE`, 'cta', one);
     link(`${sm}.ISSUE`, 'ctaDone', 'GPU.SMWM', `done[${i}]`, one);
-    if (hasPort(smWorkManager, 'ctrl') && hasPort(smIssue, 'ctrl')) {
-      const ctrlDown = link('GPU.SMWM', `ctrl[${i}]`, `${sm}.ISSUE`, 'ctrl', one);
-      const ctrlUp = link(`${sm}.ISSUE`, 'status', 'GPU.SMWM', `status[${i}]`, one);
-      splices.push({ style: 'inline', name: 'sm.ctrl', scope: sm, description: 'SM control: SM Work Manager (upper) and the SM issue stage (lower)', down: ctrlDown, up: ctrlUp, near: 'lower' });
-    }
+    const ctrlDown = link('GPU.SMWM', `ctrl[${i}]`, `${sm}.ISSUE`, 'ctrl', one);
+    const ctrlUp = link(`${sm}.ISSUE`, 'status', 'GPU.SMWM', `status[${i}]`, one);
+    splices.push({ style: 'inline', name: 'sm.ctrl', scope: sm, description: 'SM control: SM Work Manager (upper) and the SM issue stage (lower)', down: ctrlDown, up: ctrlUp, near: 'lower' });
     link(`${sm}.ISSUE`, 'fetchReq', `${sm}.FETCH`, 'req', one);
     link(`${sm}.FETCH`, 'out', `${sm}.DECODE`, 'in', one);
     link(`${sm}.DECODE`, 'out', `${sm}.ISSUE`, 'decoded', one);
@@ -211,10 +209,6 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
     splices.push({ style: 'inline', name: 'l2.dram', scope: `GPU.L2[${j}]`, description: 'between L2 slice j (upper) and its DRAM channel (lower), beside the L2', down: dDown, up: dUp, near: 'upper' });
   }
   return { units, links, splices };
-}
-
-function hasPort(def: UnitDefinition, port: string): boolean {
-  return def.ports.some((p) => p.name === port);
 }
 
 /** DRAM channel parameters of a config (times in DRAM command cycles). */
