@@ -29,7 +29,8 @@ import { runScenario } from '../scenario/run.ts';
 import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
 import { diffTraceFiles } from '../trace/diff.ts';
-import { describeUnitKind } from './describe.ts';
+import { describeUnitKind, describeUnitKindJson } from './describe.ts';
+import { toMermaid, toStatelyJson } from '../report/diagram.ts';
 import { configTopology, formatTopology } from './topology.ts';
 
 /** Exit codes of the CLI. */
@@ -58,6 +59,7 @@ interface KernelRunOpts {
   configSet?: string[];
   traceUnits?: string[];
   traceKinds?: string[];
+  inspect?: string;
 }
 
 /** Runs a kernel scenario, functionally or on the timing model. */
@@ -86,8 +88,10 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   let engineRef: Engine | null = null;
   const started = Date.now();
   let lastReport = started;
+  const inspected: string[] = [];
   const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string) => {
     recorder?.close();
+    if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
     if (engineRef !== null && opts.stats !== undefined) {
       const stop = error === undefined ? { reason: 'done', time_ps: engineRef.now } : { reason: 'error', time_ps: engineRef.now, error };
       writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, stop, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
@@ -101,6 +105,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
       configOverrides: opts.configSet ?? [],
       onEngine: (engine) => {
         engineRef = engine;
+        if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
         if (traceFile !== undefined) {
           recorder = new TraceRecorder(engine, [new JsonlSink(traceFile)], loaded.scenario.name, {
             ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
@@ -217,6 +222,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--gpu <preset|gpgpusim.config>', 'the GPU for --accelsim-trace (default gtx480)')
     .option('--unknown-opcode <policy>', 'unknown SASS opcodes: error or alu', 'error')
     .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
+    .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each) as JSON Lines')
     .action(async (file: string | undefined, opts) => {
       if (opts.accelsimTrace !== undefined) {
         setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out));
@@ -341,17 +347,24 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
 
   program
     .command('units')
-    .description('list the unit kinds, or describe one (ports, parameters with units, statistics)')
+    .description('list the unit kinds, or print one kind\'s data sheet (ports and message kinds, spec fields with units, resources, statistics) or its statechart')
     .argument('[kind]')
-    .action((kind?: string) => {
+    .addOption(new Option('--diagram <format>', 'print the kind\'s statechart: mermaid (stateDiagram-v2) or stately (JSON config to import)').choices(['mermaid', 'stately']))
+    .option('--json', 'print the data sheet as JSON')
+    .action((kind: string | undefined, opts: { diagram?: 'mermaid' | 'stately'; json?: boolean }) => {
       const registry = createUnitRegistry();
       if (kind === undefined) {
-        for (const d of registry.list()) out(`${d.kind.padEnd(24)} ${d.description}\n`);
+        for (const d of registry.list()) out(`${d.kind.padEnd(24)} ${d.machine ? 'statechart ' : 'datapath   '} ${d.description}\n`);
         return;
       }
       const d = registry.get(kind);
-      if (d === undefined) throw new InputError({ file: 'units' }, `unknown unit kind '${kind}'`, kind);
-      out(describeUnitKind(d));
+      if (d === undefined) throw new InputError({ file: 'units' }, `unknown unit kind '${kind}' (known: ${registry.list().map((x) => x.kind).join(', ')})`, kind);
+      if (opts.diagram !== undefined) {
+        if (d.machine === undefined) throw new InputError({ file: 'units' }, `unit kind '${kind}' has no statechart (its logic is datapath code)`, kind);
+        out(opts.diagram === 'mermaid' ? toMermaid(d.machine) : toStatelyJson(d.machine));
+        return;
+      }
+      out(opts.json ? JSON.stringify(describeUnitKindJson(d), null, 2) + '\n' : describeUnitKind(d));
     });
   return program;
 }

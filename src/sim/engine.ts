@@ -28,6 +28,22 @@ export interface StateChange {
   readonly value: string;
 }
 
+/**
+ * One record of XState's inspection API for a statechart unit (`--inspect`): an event it
+ * received, or the snapshot an event produced.
+ */
+export interface InspectionRecord {
+  /** Simulated time, ps. */
+  readonly time: Picoseconds;
+  readonly unit: string;
+  /** `event` (an event reached the actor) or `snapshot` (the state after an event). */
+  readonly kind: 'event' | 'snapshot';
+  /** The event type (a message kind, `wake`, `kernel.launch`, `xstate.after...`). */
+  readonly event: string;
+  /** The state value after the event, JSON-encoded when nested (snapshot records only). */
+  readonly state?: string;
+}
+
 /** A port buffer occupancy sample. */
 export interface OccupancySample {
   readonly time: Picoseconds;
@@ -260,6 +276,8 @@ export class Engine implements PortHost, LinkHost {
   readonly spans$ = new Subject<SpanRecord>();
   /** Port occupancy changes. */
   readonly occupancy$ = new Subject<OccupancySample>();
+  /** XState inspection of statechart units (events and snapshots); datapath units are never inspected. */
+  readonly inspect$ = new Subject<InspectionRecord>();
   /** Time-series samples: `[time, values in registry order]`. */
   readonly samples$ = new Subject<{ time: Picoseconds; values: Record<string, number> }>();
   /** Events fired so far. */
@@ -474,7 +492,7 @@ export class Engine implements PortHost, LinkHost {
     for (const rt of this.units.values()) {
       const logic = rt.definition.logic(rt.spec, rt.resources);
       rt.isStatechart = logic instanceof StateMachine;
-      const actor = createActor(logic, { input: rt, id: rt.name, clock: this.clockAdapter(rt) });
+      const actor = createActor(logic, { input: rt, id: rt.name, clock: this.clockAdapter(rt), ...(rt.isStatechart ? { inspect: this.inspector(rt) } : {}) });
       rt.actor = actor;
       actor.subscribe({
         next: rt.isStatechart ? this.stateWatcher(rt) : undefined,
@@ -487,6 +505,18 @@ export class Engine implements PortHost, LinkHost {
       if (rt.delivery === 'batch') rt.wakeAt(0);
     }
     this.scheduleSampler();
+  }
+
+  /** XState inspection callback of a statechart unit: forwards to `inspect$` when observed. */
+  private inspector(rt: UnitRuntime): (ev: any) => void {
+    return (ev: any) => {
+      if (!this.observable || !this.inspect$.observed || ev.actorRef?.id !== rt.name) return;
+      if (ev.type === '@xstate.event') this.inspect$.next({ time: this._now, unit: rt.name, kind: 'event', event: String(ev.event?.type ?? '') });
+      else if (ev.type === '@xstate.snapshot') {
+        const v = ev.snapshot?.value;
+        this.inspect$.next({ time: this._now, unit: rt.name, kind: 'snapshot', event: String(ev.event?.type ?? ''), state: typeof v === 'string' ? v : JSON.stringify(v) });
+      }
+    };
   }
 
   private stateWatcher(rt: UnitRuntime): (snapshot: any) => void {
@@ -684,5 +714,6 @@ export class Engine implements PortHost, LinkHost {
     this.spans$.complete();
     this.occupancy$.complete();
     this.samples$.complete();
+    this.inspect$.complete();
   }
 }

@@ -13,7 +13,7 @@ const nonNegInt = () => z.int().min(0);
 
 /** {@link CacheParams}: tag array geometry, MSHRs, miss queue and write policies. */
 export const cacheSpec = z.strictObject({
-  sets: posInt().describe('sets (sets; power of two) [-gpgpu_cache:dl1 <nsets>]'),
+  sets: posInt().describe('sets (sets; power of two) [<nsets> of -gpgpu_cache:dl1 or dl2]'),
   ways: posInt().describe('associativity (ways) [<assoc>]'),
   lineBytes: posInt().describe('line size (bytes; power of two) [<bsize>]'),
   setIndex: z.enum(['linear', 'xor', 'fermiHash']).optional().describe('set index function; default linear [<set_index_fn>]'),
