@@ -30,6 +30,8 @@ import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
 import { diffTraceFiles } from '../trace/diff.ts';
 import { describeUnitKind, describeUnitKindJson } from './describe.ts';
+import { leafValues, notModelledReason } from '../config/not-modelled.ts';
+import { checkNotModelled } from '../scenario/timing-run.ts';
 import { toMermaid, toStatelyJson } from '../report/diagram.ts';
 import { configTopology, formatTopology } from './topology.ts';
 
@@ -60,6 +62,7 @@ interface KernelRunOpts {
   traceUnits?: string[];
   traceKinds?: string[];
   inspect?: string;
+  strict?: boolean;
 }
 
 /** Runs a kernel scenario, functionally or on the timing model. */
@@ -103,6 +106,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   try {
     result = runKernelScenarioTiming(loaded, {
       configOverrides: opts.configSet ?? [],
+      strict: opts.strict === true,
       onEngine: (engine) => {
         engineRef = engine;
         if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
@@ -126,6 +130,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     throw e;
   }
   await finish(result.checks);
+  for (const w of result.warnings) err(`${w}\n`);
   if (!opts.quiet) {
     out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}) on ${result.config.name}: ${loaded.scenario.launches.length} launch(es), timing mode\n`);
     out(result.engine.stats.format() + '\n');
@@ -144,6 +149,7 @@ async function runTrace(
   opts: KernelRunOpts & { unknownOpcode?: string; seed?: number },
   out: (s: string) => void,
   loaded?: LoadedScenario,
+  err: (s: string) => void = (s) => void process.stderr.write(s),
 ): Promise<number> {
   const isPreset = presetNames().includes(gpu);
   if (opts.unknownOpcode !== 'error' && opts.unknownOpcode !== 'alu') throw new InputError({ file: '--unknown-opcode' }, `must be error or alu, got '${opts.unknownOpcode}'`);
@@ -161,6 +167,7 @@ async function runTrace(
       gpu: isPreset ? { preset: gpu } : { gpgpusimConfig: gpu },
       baseDir,
       configOverrides: opts.configSet ?? [],
+      strict: opts.strict === true,
       unknownOpcode: opts.unknownOpcode,
       ...(loaded ? { seed: loaded.scenario.seed, deadlockCycles: loaded.scenario.deadlockCycles, where: loaded.source.locate(['gpu']) } : {}),
       onEngine: (engine) => {
@@ -174,6 +181,7 @@ async function runTrace(
     throw e;
   }
   recorderBox.r?.close();
+  for (const w of result.warnings) err(`${w}\n`);
   const s = result.engine.stats;
   const traced = s.value('trace.warp_insts') ?? 0;
   const checks = [
@@ -222,10 +230,11 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--gpu <preset|gpgpusim.config>', 'the GPU for --accelsim-trace (default gtx480)')
     .option('--unknown-opcode <policy>', 'unknown SASS opcodes: error or alu', 'error')
     .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
+    .option('--strict', 'refuse a config override of a field the model does not read (not modelled), instead of warning')
     .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each) as JSON Lines')
     .action(async (file: string | undefined, opts) => {
       if (opts.accelsimTrace !== undefined) {
-        setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out));
+        setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out, undefined, err));
         return;
       }
       if (file === undefined) throw new InputError({ file: 'run' }, 'give a scenario file, or --accelsim-trace <dir>', 'scenario');
@@ -238,7 +247,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       const traceSpec = loaded.scenario.accelsimTrace;
       if (traceSpec !== undefined) {
         const gpu = loaded.scenario.gpu ?? { preset: 'gtx480', gpgpusimConfig: undefined, set: [], extensions: [] };
-        const code = await runTrace(resolvePath(loaded.baseDir, traceSpec.dir), gpu.preset ?? resolvePath(loaded.baseDir, gpu.gpgpusimConfig!), '.', { ...opts, unknownOpcode: traceSpec.unknownOpcode, configSet: [...gpu.set, ...opts.configSet] }, out, loaded);
+        const code = await runTrace(resolvePath(loaded.baseDir, traceSpec.dir), gpu.preset ?? resolvePath(loaded.baseDir, gpu.gpgpusimConfig!), '.', { ...opts, unknownOpcode: traceSpec.unknownOpcode, configSet: [...gpu.set, ...opts.configSet] }, out, loaded, err);
         setExit(code);
         return;
       }
@@ -311,17 +320,32 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
   const config = program.command('config').description('GPU configurations: presets and gpgpusim.config files');
   config
     .command('show')
-    .description('print a preset, a gpgpusim.config (mapped; ignored options listed) or a JSON/YAML config')
+    .description('print a preset, a gpgpusim.config (mapped; ignored and not-modelled options listed) or a JSON/YAML config, and the fields the model does not read')
     .argument('<preset|file>', `preset name (${presetNames().join(', ')}) or config file`)
     .option('--json', 'print the validated config as JSON')
+    .option('--not-modelled', 'print only the fields the model does not read, with their values and why')
     .option('--set <key=value>', 'override a field (repeatable), e.g. sm.count=4', collect, [])
-    .action((spec: string, opts: { json?: boolean; set: string[] }) => {
+    .option('--strict', 'refuse an override of a not-modelled field instead of warning')
+    .action((spec: string, opts: { json?: boolean; set: string[]; notModelled?: boolean; strict?: boolean }) => {
       const resolved = resolveGpuConfig(spec);
       const cfg = opts.set.length > 0 ? applyConfigOverrides(resolved.config, opts.set) : resolved.config;
+      for (const w of checkNotModelled(resolved.config, cfg, opts.strict === true, { file: '--set' })) err(`${w}\n`);
+      const notModelled = [...leafValues(cfg)].filter(([path]) => notModelledReason(path) !== undefined);
+      if (opts.notModelled) {
+        for (const [path, value] of notModelled) out(`${path} = ${JSON.stringify(value)}  [not modelled: ${notModelledReason(path)}]\n`);
+        return;
+      }
       out(opts.json ? configToJson(cfg) : formatConfig(cfg) + '\n');
+      if (!opts.json) {
+        out(`\n# ${notModelled.length} fields are not modelled (the simulation ignores them; overriding one warns, --strict refuses):\n`);
+        for (const [path, value] of notModelled) out(`#   ${path} = ${JSON.stringify(value)}  [not modelled: ${notModelledReason(path)}]\n`);
+      }
       if (resolved.kind === 'gpgpusim' && !opts.json) {
         out(`\n# ${resolved.import.mapped.length} options mapped; ${resolved.import.ignored.length} not modelled:\n`);
         for (const ig of resolved.import.ignored) out(`#   ${ig.option} (line ${ig.line})\n`);
+        const nm = resolved.import.notModelled;
+        out(`# ${nm.length} mapped options set fields the model does not read:\n`);
+        for (const n of nm) out(`#   ${n.option} (line ${n.line}) -> ${n.field}: ${n.reason}\n`);
       }
     });
   config

@@ -20,6 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
+import { leafValues, notModelledReason } from './not-modelled.ts';
 import { parseAddressMapping } from './address-mapping.ts';
 import { parseGpgpusimCacheString } from './cache-string.ts';
 import {
@@ -53,6 +54,8 @@ export interface GpgpusimImport {
   readonly config: GpuConfig;
   /** Names of the options that were mapped, in file order (each once). */
   readonly mapped: string[];
+  /** Mapped options that set fields the model does not read (`src/config/not-modelled.ts`). */
+  readonly notModelled: { option: string; line: number; field: string; reason: string }[];
   /** Options warpstate does not model, with the line of their effective occurrence. */
   readonly ignored: { option: string; line: number; value: string }[];
 }
@@ -574,7 +577,17 @@ export function importGpgpusimConfigText(text: string, file: string, options: Im
     if (best) throw new InputError(where, `${issue.message} (config field ${field})`, best.option);
     throw new InputError(where, issue.message, field);
   }
-  return { config: r.data, mapped: [...last.keys()].filter((o) => mapped.has(o)), ignored };
+  const notModelled: GpgpusimImport['notModelled'] = [];
+  const leaves = [...leafValues(r.data).keys()];
+  for (const [path, who] of ctx.setBy) {
+    for (const field of leaves) {
+      if (field !== path && !field.startsWith(`${path}.`)) continue;
+      const reason = notModelledReason(field);
+      if (reason !== undefined) notModelled.push({ option: who.option, line: who.line, field, reason });
+    }
+  }
+  notModelled.sort((a, b) => a.line - b.line || a.field.localeCompare(b.field));
+  return { config: r.data, mapped: [...last.keys()].filter((o) => mapped.has(o)), ignored, notModelled };
 }
 
 /**

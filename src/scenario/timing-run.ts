@@ -12,6 +12,8 @@ import type { GpuConfig } from '../config/schema.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { GpuContext } from '../model/gpu-context.ts';
 import type { ExtensionEntry } from '../config/extensions.ts';
+import { formatNotModelledChange, notModelledChanges } from '../config/not-modelled.ts';
+import type { SourceLocation } from '../errors.ts';
 import type { ExtensionSource } from '../topology/splice.ts';
 import type { LaunchPlan as KernelLaunchPlan } from '../topology/gpu-smwm.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
@@ -33,6 +35,8 @@ export interface TimingRunOptions {
   readonly onProgress?: (engine: Engine) => void;
   /** Issue stages wake every cycle instead of sleeping (verification of the sleep logic). */
   readonly pollEveryCycle?: boolean;
+  /** Refuse a not-modelled config field set to a value other than the preset's (`--strict`). */
+  readonly strict?: boolean;
 }
 
 /** Outcome of a timing run. */
@@ -43,6 +47,8 @@ export interface TimingRunResult {
   readonly passed: boolean;
   readonly buffers: Readonly<Record<string, TypedArray>>;
   readonly prepared: PreparedKernelScenario;
+  /** Not-modelled config fields the overrides changed (ignored by the simulation: warn the user). */
+  readonly warnings: readonly string[];
 }
 
 /**
@@ -71,7 +77,11 @@ export function estimateRegsPerThread(prepared: PreparedKernelScenario['launches
 export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunResult {
   const { scenario, source } = loaded;
   const gpuSpec = scenario.gpu ?? { preset: 'gtx480', set: [], extensions: [] };
-  const config = withScenarioExtensions(loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), [...gpuSpec.set, ...(options.configOverrides ?? [])]), gpuSpec.extensions);
+  const overrides = [...gpuSpec.set, ...(options.configOverrides ?? [])];
+  const config = withScenarioExtensions(loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), overrides), gpuSpec.extensions);
+  // A refused field is located at the --config-set argument that set it, else at the scenario's gpu.set.
+  const whereSet = (field: string): SourceLocation => ((options.configOverrides ?? []).some((o) => o.trim().startsWith(`${field}=`)) ? { file: '--config-set' } : source.locate(['gpu', 'set']));
+  const warnings = checkNotModelled(overrides.length > 0 ? loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), []) : config, config, options.strict ?? false, whereSet);
   const prepared = prepareKernelScenario(loaded);
   const context = new GpuContext();
   const limits = gpuLimits(config);
@@ -115,7 +125,20 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
   runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress);
   const final = readBackBuffers(loaded, prepared);
   const checks = checkKernelScenario(loaded, prepared, final, engine.stats);
-  return { engine, config, checks, passed: checks.every((c) => c.passed), buffers: final, prepared };
+  return { engine, config, checks, passed: checks.every((c) => c.passed), buffers: final, prepared, warnings };
+}
+
+/**
+ * The warnings for not-modelled fields that overrides changed (issue 8 item 7).
+ * @throws InputError under `strict`, naming the first such field
+ */
+export function checkNotModelled(base: GpuConfig, config: GpuConfig, strict: boolean, where: SourceLocation | ((field: string) => SourceLocation)): string[] {
+  const changes = notModelledChanges(base, config);
+  if (strict && changes.length > 0) {
+    const c = changes[0]!;
+    throw new InputError(typeof where === 'function' ? where(c.field) : where, `config field ${c.field} is not modelled (${c.reason}); --strict refuses setting it to ${JSON.stringify(c.to)}`, c.field);
+  }
+  return changes.map(formatNotModelledChange);
 }
 
 /** The config with a scenario's `gpu.extensions` appended to its own `extensions`. */

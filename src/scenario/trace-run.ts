@@ -14,10 +14,12 @@ import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
 import type { SourceLocation } from '../errors.ts';
-import { runWithWatchdog } from './timing-run.ts';
+import { checkNotModelled, runWithWatchdog } from './timing-run.ts';
 
 /** Options of {@link runAccelSimTrace}. */
 export interface TraceRunOptions {
+  /** Refuse a not-modelled config field set to a value other than the config's (`--strict`). */
+  readonly strict?: boolean;
   /** The GPU: a preset or a gpgpusim.config path (relative to `baseDir`). */
   readonly gpu: { preset?: string | undefined; gpgpusimConfig?: string | undefined };
   readonly baseDir: string;
@@ -35,6 +37,8 @@ export interface TraceRunOptions {
 
 /** Outcome of a trace run. */
 export interface TraceRunResult {
+  /** Not-modelled config fields the overrides changed. */
+  readonly warnings: readonly string[];
   readonly engine: Engine;
   readonly config: GpuConfig;
   readonly trace: AccelSimTrace;
@@ -50,6 +54,7 @@ export interface TraceRunResult {
  */
 export function runAccelSimTrace(dir: string, options: TraceRunOptions): TraceRunResult {
   const config = loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, options.configOverrides ?? []);
+  const warnings = (options.configOverrides ?? []).length > 0 ? checkNotModelled(loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, []), config, options.strict ?? false, { file: '--config-set' }) : [];
   const trace = openAccelSimTrace(dir, { unknownOpcode: options.unknownOpcode ?? 'error' });
   try {
     const context = new GpuContext();
@@ -84,7 +89,7 @@ export function runAccelSimTrace(dir: string, options: TraceRunOptions): TraceRu
     engine.stats.derived('trace.warp_insts', () => traceInstructions.reduce((a, b) => a + b, 0), 'warp instructions in the trace files', 'count');
     options.onEngine?.(engine);
     runWithWatchdog(engine, options.deadlockCycles ?? 100_000, config, options.onProgress);
-    return { engine, config, trace, traceInstructions, memcpyBytes };
+    return { engine, config, trace, traceInstructions, memcpyBytes, warnings };
   } finally {
     trace.close();
   }

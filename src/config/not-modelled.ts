@@ -1,0 +1,116 @@
+/**
+ * Config honesty (issue 8 item 7): every leaf of the GPU config schema is either modelled (read
+ * by a unit or the topology, with a test that it changes behaviour) or listed here as not
+ * modelled, with the reason. `config show` flags these fields; setting one to a value other than
+ * the preset's warns, and is refused under `--strict`; the gpgpusim.config importer reports the
+ * options that map onto them. Patterns are dotted paths with `*` for one segment and `**` for
+ * any depth (picomatch with `.` as separator).
+ */
+import picomatch from 'picomatch';
+import { z } from 'zod';
+import type { GpuConfig } from './schema.ts';
+import { gpuConfigSchema } from './schema.ts';
+
+/** A not-modelled field pattern and why. */
+export interface NotModelled {
+  readonly pattern: string;
+  readonly reason: string;
+}
+
+const CACHES = '{l1i,l1d,l2,constCache,texCache}';
+
+/** Every not-modelled field of the schema (checked against the schema's leaves by a test). */
+export const NOT_MODELLED: readonly NotModelled[] = [
+  { pattern: 'sm.clusters', reason: 'SM clusters are not modelled: every SM has its own interconnect port' },
+  { pattern: 'sm.dualIssueDiffUnits', reason: 'dual issue takes the next ready instruction of the warp whatever its unit (the unit rule is issue 13, C5)' },
+  { pattern: 'sm.decodeWidth', reason: 'DECODE forwards sm.fetchThroughput fetched groups per cycle' },
+  { pattern: 'sm.subCoreModel', reason: 'no sub-core partitioning of units and register banks' },
+  { pattern: 'sm.units.*.idOcWidth', reason: 'no issue -> operand-collector pipeline registers' },
+  { pattern: 'sm.units.*.ocExWidth', reason: 'no operand-collector -> execute pipeline registers' },
+  { pattern: 'sm.units.exWbWidth', reason: 'no execute -> write-back pipeline register' },
+  { pattern: 'sm.units.tensor.count', reason: 'no tensor-core pipeline (no PTX mma/wmma class)' },
+  { pattern: 'sm.units.lsu.count', reason: 'the LSU is one unit per SM' },
+  { pattern: 'sm.operandCollector.**', reason: 'no operand collector or register-bank conflict model' },
+  { pattern: 'sm.opcodeTiming.int.{add,max,mad}.*', reason: 'integer ALU ops take the fp.add class timing; only int.mul, int.div and int.shfl are distinct classes (src/topology/gpu-sm.ts)' },
+  { pattern: 'sm.opcodeTiming.fp.{max,mul,mad,div}.*', reason: 'single-precision ops take the fp.add class timing (src/topology/gpu-sm.ts)' },
+  { pattern: 'sm.opcodeTiming.dp.{add,max,mul,div}.*', reason: 'double-precision ops take the dp.mad class timing (src/topology/gpu-sm.ts)' },
+  { pattern: 'sm.opcodeTiming.tensor.*', reason: 'no tensor-core pipeline' },
+  { pattern: 'sm.lanes.**', reason: "paper lane counts for peak rates (peakFlopsPerSec); the timing model uses sm.units" },
+  { pattern: 'sm.registerPerThreadGranularity', reason: 'launch occupancy rounds registers per warp (sm.registerAllocUnit) only' },
+  { pattern: 'policies.memoryIssue.kind', reason: 'memory-issue policies (RBMI, QBMI, SMIL, DMIL) are not built yet' },
+  { pattern: `${CACHES}.mshrType`, reason: 'every MSHR table is associative by line' },
+  { pattern: `${CACHES}.resultFifoEntries`, reason: 'no texture result FIFO' },
+  { pattern: `${CACHES}.dataPortBytes`, reason: 'no data-port width limit on cache fills' },
+  { pattern: 'l1i.{sectorBytes,writePolicy,writeAllocate,mshrEntries,mshrMaxMerge,missQueueEntries}', reason: 'the L1I is a tag array with a fixed miss latency, no MSHRs (issue 13, C8)' },
+  { pattern: 'l1d.banks', reason: 'no L1D bank conflicts' },
+  { pattern: 'l1d.skipGlobal', reason: 'global loads are cached in the L1D (issue 10, difference (a))' },
+  { pattern: 'l2.sectorBytes', reason: 'L2 lines are not sectored' },
+  { pattern: 'constCache.{sets,ways,lineBytes,sectorBytes,replacement,writePolicy,allocation,writeAllocate,setIndex,mshrEntries,mshrMaxMerge,missQueueEntries}', reason: 'constant loads take constCache.latencyCycles; no constant cache array' },
+  { pattern: 'texCache.**', reason: 'no texture path' },
+  { pattern: 'interconnect.{topology,outputBufferEntries,arbitration,subnets,ejectionBufferEntries}', reason: 'one crossbar with request and response networks, round-robin arbitration and input buffers' },
+  { pattern: 'memPartitions.queues.**', reason: 'the L2 queues are the ports\' fixed capacities (issue 10)' },
+  { pattern: 'dram.{returnQueueEntries,dualBusInterface,bankGroupIndexing}', reason: 'not in the DRAM channel model (bank groups use the higher bank bits)' },
+  { pattern: 'dram.writeQueue.**', reason: 'writes share the scheduler queue with reads' },
+  { pattern: 'kernel.{ctaLaunchLatencyCycles,maxConcurrentKernels,concurrentKernelsPerSm}', reason: 'CTAs start the cycle they arrive; every launched kernel may run (concurrent kernels are issue 15)' },
+  { pattern: 'power.**', reason: 'no energy model yet (issue 14)' },
+];
+
+const matchers = NOT_MODELLED.map((n) => ({ n, match: picomatch(n.pattern.replace(/\./g, '/')) }));
+
+/** The not-modelled entry of a dotted leaf path, or undefined when the field is modelled. */
+export function notModelledReason(path: string): string | undefined {
+  const p = path.replace(/\./g, '/');
+  return matchers.find((m) => m.match(p))?.n.reason;
+}
+
+/** Every leaf path of the GPU config schema (`sm.units.sp.count`, ...), each once. */
+export function configLeafPaths(): string[] {
+  const out = new Set<string>();
+  const walk = (n: any, p: string) => {
+    for (const alt of [...(n.anyOf ?? []), ...(n.oneOf ?? [])]) walk(alt, p);
+    if (n.properties) {
+      for (const [k, v] of Object.entries(n.properties)) walk(v, p ? `${p}.${k}` : k);
+      return;
+    }
+    if (!n.anyOf && !n.oneOf && p) out.add(p);
+  };
+  walk(z.toJSONSchema(gpuConfigSchema as z.ZodType, { io: 'input', unrepresentable: 'any' }), '');
+  return [...out];
+}
+
+/** Leaf values of a config object, by dotted path (arrays are leaves). */
+export function leafValues(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) leafValues(v, prefix ? `${prefix}.${k}` : k, out);
+  } else if (prefix) out.set(prefix, value);
+  return out;
+}
+
+/** A not-modelled field set to a value other than the base config's. */
+export interface NotModelledChange {
+  readonly field: string;
+  readonly from: unknown;
+  readonly to: unknown;
+  readonly reason: string;
+}
+
+/**
+ * The not-modelled fields whose value differs between `base` (the preset or imported config)
+ * and `changed` (after overrides): each is a setting the simulation silently ignores.
+ */
+export function notModelledChanges(base: GpuConfig, changed: GpuConfig): NotModelledChange[] {
+  const a = leafValues(base);
+  const b = leafValues(changed);
+  const out: NotModelledChange[] = [];
+  for (const field of new Set([...a.keys(), ...b.keys()])) {
+    const reason = notModelledReason(field);
+    if (reason === undefined) continue;
+    if (JSON.stringify(a.get(field)) !== JSON.stringify(b.get(field))) out.push({ field, from: a.get(field), to: b.get(field), reason });
+  }
+  return out.sort((x, y) => x.field.localeCompare(y.field));
+}
+
+/** One warning line for a not-modelled change. */
+export function formatNotModelledChange(c: NotModelledChange): string {
+  return `warning: config field ${c.field} set to ${JSON.stringify(c.to)} (preset ${JSON.stringify(c.from)}) is not modelled: ${c.reason}`;
+}
