@@ -11,14 +11,17 @@ import { z } from 'zod';
 import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import type { Counter } from '../../src/stats/registry.ts';
+import { controlPorts, Lifecycle, serviceLifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type ExecDispatch, type Writeback } from '../../src/protocol/gpu.ts';
 
-/** Parameters of {@link smExec}. */
-export interface SmExecParams {
-  /** Unit names, indexed as ISSUE's dispatch `unit` field (for statistics). */
-  readonly unitNames: readonly string[];
-}
+/** Spec of {@link smExec}. */
+export const smExecSpec = z.strictObject({
+  unitNames: z.array(z.string().min(1)).min(1).describe("pipeline names, indexed as ISSUE's dispatch unit field (for statistics)"),
+});
+
+/** Spec of {@link smExec}. */
+export type SmExecParams = z.infer<typeof smExecSpec>;
 
 interface InFlight {
   readonly done: number;
@@ -36,13 +39,17 @@ export interface SmExecState {
   order: number;
   lastCycle: number;
   readonly perUnit: Counter[];
+  readonly ctrl: InPort;
+  readonly lifecycle: Lifecycle;
 }
 
 function step(s: SmExecState): void {
   const io = s.io;
   const cycle = io.cycle;
   let m: Message | undefined;
-  while ((m = s.inp.recv()) !== undefined) {
+  // Paused: in-flight instructions finish; new dispatches wait in the in-port.
+  const accept = serviceLifecycle(s.lifecycle, s.ctrl, s.pending.length === 0, s.inp.length, io.name);
+  while (accept && (m = s.inp.recv()) !== undefined) {
     const d = m.payload as ExecDispatch;
     s.perUnit[d.unit]!.value++;
     // Issued one cycle ago (the dispatch hop): completes latency - 1 cycles from now.
@@ -69,12 +76,15 @@ export const smExec = defineUnit<SmExecParams>({
   kind: 'smExec',
   description: 'SM execution pipelines (SP, SFU, DP, INT): times each dispatched instruction and returns write-backs.',
   source: 'GPGPU-Sim pipelined SIMD units; -ptx_opcode_latency_*',
-  spec: z.custom<SmExecParams>((v) => typeof v === 'object' && v !== null && 'unitNames' in v, 'built by the GPU topology'),
+  spec: smExecSpec,
   delivery: 'batch',
+  machine: unitLifecycleMachine,
   ports: [
     { name: 'in', direction: 'in', description: 'dispatched instructions', messageKinds: [GpuKind.execDispatch], capacity: 8 },
     { name: 'wb', direction: 'out', description: 'write-backs (batched per cycle)', messageKinds: [GpuKind.execWriteback], capacity: 8 },
+    ...controlPorts('finish what is in the pipelines, accept no dispatch'),
   ],
+  finalize: (snap: { context: SmExecState }) => snap.context.lifecycle.finalize(),
   stats: [{ name: '<unit>_insts', unit: 'count', description: 'instructions executed per unit' }],
   logic: (p) =>
     wakeLogic(
@@ -87,6 +97,8 @@ export const smExec = defineUnit<SmExecParams>({
         order: 0,
         lastCycle: -1,
         perUnit: p.unitNames.map((n) => io.counter(`${n}_insts`, `instructions executed on ${n}`)),
+        ctrl: io.in('ctrl'),
+        lifecycle: new Lifecycle(io, io.out('status')),
       }),
     ),
   pendingWork: (snap: { context: SmExecState }) => (snap.context.pending.length > 0 ? `${snap.context.pending.length} instructions in flight` : null),

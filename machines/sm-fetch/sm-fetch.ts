@@ -16,21 +16,24 @@ import type { Message } from '../../src/messaging/message.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { ProbeStatus, TagArray, type TagArrayParams } from '../../src/model/mem/tag-array.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
+import { controlPorts, Lifecycle, serviceLifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { tagArraySpec } from '../../src/model/mem/specs.ts';
 import { GpuKind, type FetchedInsts, type FetchReq } from '../../src/protocol/gpu.ts';
 
 /** Bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
 export const INSTRUCTION_BYTES = 8;
 
 /** Parameters of {@link smFetch}. */
-export interface SmFetchParams {
-  /** Instructions fetched per request at most. */
-  readonly fetchWidth: number;
-  readonly maxWarps: number;
-  readonly l1i: TagArrayParams;
-  /** Cycles to fill an L1I miss. */
-  readonly l1iMissLatencyCycles: number;
-}
+export type SmFetchParams = z.infer<typeof smFetchSpec>;
+
+/** Spec of {@link smFetch}. */
+export const smFetchSpec = z.strictObject({
+  fetchWidth: z.int().min(1).describe('instructions fetched per request at most (instructions) [-gpgpu_shader_fetch width]'),
+  maxWarps: z.int().min(1).describe('warp slots: capacity of the req port (warps)'),
+  l1i: tagArraySpec.describe('L1I geometry and policies [-gpgpu_cache:il1]'),
+  l1iMissLatencyCycles: z.int().min(1).describe('cycles to fill an L1I miss (core cycles): L1I + ROP + L2 hit latency, a stated simplification'),
+});
 
 interface Pending {
   readyCycle: number;
@@ -54,6 +57,8 @@ export interface SmFetchState {
   /** Fetches waiting for a fill, sorted by ready cycle (stable). */
   readonly inFlight: Pending[];
   lastCycle: number;
+  readonly ctrl: InPort;
+  readonly lifecycle: Lifecycle;
   readonly mergedMisses: Counter;
   readonly accesses: Counter;
   readonly misses: Counter;
@@ -65,20 +70,8 @@ function waitForFill(s: SmFetchState, p: Pending): void {
   s.inFlight.splice(i, 0, p);
 }
 
-function step(s: SmFetchState): void {
-  const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    io.wakeInCycles(1);
-    return;
-  }
-  s.lastCycle = cycle;
-  let m: Message | undefined;
-  while ((m = s.req.recv()) !== undefined) {
-    const r = m.payload as FetchReq;
-    s.requests[r.warp] = r;
-  }
-  // Deliver lines whose miss has been filled, in order.
+/** Delivers lines whose miss has been filled, in order, while DECODE has room. */
+function deliverFills(s: SmFetchState, cycle: number): void {
   while (s.inFlight.length > 0 && s.inFlight[0]!.readyCycle <= cycle && s.out.hasRoom) {
     const done = s.inFlight.shift()!;
     if (done.fillAddr >= 0) {
@@ -87,6 +80,22 @@ function step(s: SmFetchState): void {
     }
     s.out.send(GpuKind.fetchLine, done.line);
   }
+}
+
+function step(s: SmFetchState, cycle: number): void {
+  const io = s.io;
+  // Paused: fills in flight are delivered, no new request is served (requests wait in `req`).
+  if ((s.ctrl.length > 0 || !s.lifecycle.running) && !serviceLifecycle(s.lifecycle, s.ctrl, s.inFlight.length === 0 && !s.requests.some((r) => r !== null), s.req.length, io.name)) {
+    deliverFills(s, cycle);
+    if (s.inFlight.length > 0) io.wakeAt(io.clock.timeOfCycle(Math.max(cycle + 1, s.inFlight[0]!.readyCycle)));
+    return;
+  }
+  let m: Message | undefined;
+  while ((m = s.req.recv()) !== undefined) {
+    const r = m.payload as FetchReq;
+    s.requests[r.warp] = r;
+  }
+  deliverFills(s, cycle);
   // Serve one warp, round robin.
   const n = s.requests.length;
   if (s.out.hasRoom) {
@@ -133,19 +142,22 @@ export const smFetch = defineUnit<SmFetchParams>({
   kind: 'smFetch',
   description: 'SM fetch stage with L1I: serves one warp fetch request per cycle (round robin), up to fetchWidth instructions.',
   source: 'GPGPU-Sim shader_core_ctx::fetch; 002 §3',
-  spec: z.custom<SmFetchParams>((v) => typeof v === 'object' && v !== null && 'l1i' in v, 'built by the GPU topology'),
+  spec: smFetchSpec,
   delivery: 'batch',
+  machine: unitLifecycleMachine,
   ports: [
     { name: 'req', direction: 'in', description: 'fetch requests from ISSUE', messageKinds: [GpuKind.fetchReq], capacity: 'maxWarps' },
     { name: 'out', direction: 'out', description: 'fetched instructions to DECODE', messageKinds: [GpuKind.fetchLine], capacity: 4 },
+    ...controlPorts('deliver fills in flight, serve no request'),
   ],
+  finalize: (snap: { context: SmFetchState }) => snap.context.lifecycle.finalize(),
   stats: [
     { name: 'l1i_accesses', unit: 'count', description: 'L1I accesses' },
     { name: 'l1i_misses', unit: 'count', description: 'L1I misses' },
     { name: 'l1i_pending_hits', unit: 'count', description: 'fetches that waited for a line already being filled' },
   ],
   logic: (p) =>
-    wakeLogic(
+    cycleLogic(
       step,
       ({ input: io }: { input: UnitIo }): SmFetchState => ({
         io,
@@ -158,6 +170,8 @@ export const smFetch = defineUnit<SmFetchParams>({
         pendingLines: new Map(),
         inFlight: [],
         lastCycle: -1,
+        ctrl: io.in('ctrl'),
+        lifecycle: new Lifecycle(io, io.out('status')),
         mergedMisses: io.counter('l1i_pending_hits', 'fetches that waited for a line already being filled'),
         accesses: io.counter('l1i_accesses', 'L1I accesses'),
         misses: io.counter('l1i_misses', 'L1I misses'),

@@ -37,24 +37,23 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { CoalescedAccesses, Coalescer, type CoalescerParams } from '../../src/model/mem/coalescer.ts';
 import { SharedMemBanks, type SharedMemBankParams } from '../../src/model/mem/shared-mem-banks.ts';
 import type { Counter } from '../../src/stats/registry.ts';
-import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
+import { controlPorts, Lifecycle, serviceLifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
+import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { coalescerSpec, sharedMemBankSpec } from '../../src/model/mem/specs.ts';
 import { GpuKind, type GpuMemRequest, type LsuDispatch, type Writeback, memPacketBytes } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link smLsu} (filled by the GPU topology builder from the GPU config). */
-export interface SmLsuParams {
-  /** SM index; put in every request so responses route back (`GpuMemRequest.sm`). */
-  readonly smId: number;
-  /** Cycles from acceptance to write-back of a conflict-free shared access (`-gpgpu_shmem_latency`-like), >= 1. */
-  readonly sharedMemLatency: number;
-  /** Cycles from acceptance to write-back of a const or param access (const-cache hit), >= 1. */
-  readonly constLatency: number;
-  /** Transactions sent to the L1D per cycle, at most; also the capacity of `l1dReq`, messages. >= 1. */
-  readonly l1dPortWidth: number;
-  /** Coalescer options (mode `line` for Fermi L1D caching, `sectored` for Maxwell+). */
-  readonly coalescer?: CoalescerParams;
-  /** Shared-memory banks (GTX480: 32 banks x 4 bytes). */
-  readonly sharedMem: SharedMemBankParams;
-}
+export const smLsuSpec = z.strictObject({
+  smId: z.int().min(0).describe('SM index, put in every request so responses route back (index)'),
+  sharedMemLatency: z.int().min(1).describe('acceptance to write-back of a conflict-free shared access (core cycles) [-gpgpu_smem_latency]'),
+  constLatency: z.int().min(1).describe('acceptance to write-back of a const or param access, a const-cache hit (core cycles)'),
+  l1dPortWidth: z.int().min(1).describe('transactions sent to the L1D per cycle at most; capacity of bottomOut (transactions)'),
+  coalescer: coalescerSpec.optional().describe('coalescing rules: line (Fermi with L1 caching) or sectored (Maxwell+)'),
+  sharedMem: sharedMemBankSpec.describe('shared-memory banks (GTX480: 32 banks x 4 bytes)'),
+});
+
+/** Spec of {@link smLsu}. */
+export type SmLsuParams = z.infer<typeof smLsuSpec>;
 
 /** One memory instruction after acceptance. */
 interface LsuInst {
@@ -80,6 +79,8 @@ export interface SmLsuState {
   readonly wbPort: OutPort;
   readonly l1dReq: OutPort;
   readonly l1dRsp: InPort;
+  readonly ctrl: InPort;
+  readonly lifecycle: Lifecycle;
   readonly coalescer: Coalescer;
   readonly banks: SharedMemBanks;
   /** Transactions of the instruction in the memory stage (reused). */
@@ -210,14 +211,10 @@ function insertTimed(s: SmLsuState, inst: LsuInst): void {
   timed.splice(i, 0, inst);
 }
 
-function step(s: SmLsuState): void {
+function step(s: SmLsuState, cycle: number): void {
   const io = s.io;
-  const cycle = io.cycle;
-  if (cycle === s.lastCycle) {
-    io.wakeInCycles(1);
-    return;
-  }
-  s.lastCycle = cycle;
+  // Paused: instructions in flight complete; new ones wait in topIn.
+  const accepting = s.ctrl.length === 0 && s.lifecycle.running ? true : serviceLifecycle(s.lifecycle, s.ctrl, s.inFlight === 0 && s.ready.length === 0, s.dispatch.length, io.name);
   // 1. responses from the L1D
   let m: Message | undefined;
   while ((m = s.l1dRsp.recv()) !== undefined) {
@@ -235,7 +232,7 @@ function step(s: SmLsuState): void {
   // 3. memory stage
   sendTransactions(s);
   // 4. accept one instruction
-  if (s.stage === null && cycle >= s.stageFreeCycle) {
+  if (accepting && s.stage === null && cycle >= s.stageFreeCycle) {
     const d = s.dispatch.recv() as Message<LsuDispatch> | undefined;
     if (d !== undefined) accept(s, d, cycle);
   }
@@ -262,14 +259,17 @@ export const smLsu = defineUnit<SmLsuParams>({
   kind: 'smLsu',
   description: 'SM load/store unit: shared-memory bank conflicts, const/param latency, coalescing of global/local accesses into L1D transactions, one write-back per memory instruction.',
   source: 'paper 004 §2.2; GPGPU-Sim ldst_unit (shared_cycle, constant_cycle, memory_cycle), generate_mem_accesses',
-  spec: z.custom<SmLsuParams>((v) => typeof v === 'object' && v !== null && 'sharedMem' in v && 'l1dPortWidth' in v, 'built by the GPU topology'),
+  spec: smLsuSpec,
   delivery: 'batch',
+  machine: unitLifecycleMachine,
   ports: [
-    { name: 'dispatch', direction: 'in', description: 'memory instructions from ISSUE', messageKinds: [GpuKind.lsuDispatch], capacity: 2 },
-    { name: 'wb', direction: 'out', description: 'write-backs to ISSUE (all of a cycle in one message)', messageKinds: [GpuKind.lsuWriteback], capacity: 4 },
-    { name: 'l1dReq', direction: 'out', description: 'coalesced transactions to the L1D; capacity = l1dPortWidth', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 'l1dPortWidth' },
-    { name: 'l1dRsp', direction: 'in', description: 'L1D responses (loads: data; stores: accepted)', messageKinds: [GpuKind.rsp], capacity: 16 },
+    { name: 'topIn', direction: 'in', description: 'memory instructions from ISSUE', messageKinds: [GpuKind.lsuDispatch], capacity: 2 },
+    { name: 'topOut', direction: 'out', description: 'write-backs to ISSUE (all of a cycle in one message)', messageKinds: [GpuKind.lsuWriteback], capacity: 4 },
+    { name: 'bottomOut', direction: 'out', description: 'coalesced transactions to the L1D; capacity = l1dPortWidth', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 'l1dPortWidth' },
+    { name: 'bottomIn', direction: 'in', description: 'L1D responses (loads: data; stores: accepted)', messageKinds: [GpuKind.rsp], capacity: 16 },
+    ...controlPorts('complete instructions in flight, accept none'),
   ],
+  finalize: (snap: { context: SmLsuState }) => snap.context.lifecycle.finalize(),
   stats: [
     { name: 'insts_<space>', unit: 'count', description: 'memory instructions accepted per state space (global, shared, const, local, param)' },
     { name: 'transactions', unit: 'count', description: 'transactions sent to the L1D' },
@@ -281,7 +281,7 @@ export const smLsu = defineUnit<SmLsuParams>({
     { name: 'stage_stall_cycles', unit: 'cycles', description: 'cycles the memory stage could not send a transaction (l1dReq full)' },
   ],
   logic: (p) =>
-    wakeLogic(
+    cycleLogic(
       step,
       ({ input: io }: { input: UnitIo }): SmLsuState => {
         if (!(Number.isInteger(p.l1dPortWidth) && p.l1dPortWidth >= 1)) throw new SimulationError(`${io.name}: l1dPortWidth must be an integer >= 1, got ${p.l1dPortWidth}`);
@@ -304,10 +304,12 @@ export const smLsu = defineUnit<SmLsuParams>({
         return {
           io,
           p,
-          dispatch: io.in('dispatch'),
-          wbPort: io.out('wb'),
-          l1dReq: io.out('l1dReq'),
-          l1dRsp: io.in('l1dRsp'),
+          dispatch: io.in('topIn'),
+          wbPort: io.out('topOut'),
+          l1dReq: io.out('bottomOut'),
+          l1dRsp: io.in('bottomIn'),
+          ctrl: io.in('ctrl'),
+          lifecycle: new Lifecycle(io, io.out('status')),
           coalescer: new Coalescer(p.coalescer ?? {}),
           banks: new SharedMemBanks(p.sharedMem),
           txns: new CoalescedAccesses(),

@@ -11,9 +11,10 @@
  * field, each cycle.
  */
 import { createActor, setup, type Actor } from 'xstate';
+import { SimulationError } from '../errors.ts';
 import type { Message } from '../messaging/message.ts';
-import type { OutPort } from '../messaging/port.ts';
-import type { UnitIo } from './unit.ts';
+import type { InPort, OutPort } from '../messaging/port.ts';
+import type { PortDescriptor, UnitIo } from './unit.ts';
 
 /** Lifecycle states of a unit. */
 export type LifecycleState = 'active' | 'draining' | 'paused' | 'gated';
@@ -153,4 +154,39 @@ export class Lifecycle {
     });
     actor.start();
   }
+}
+
+/** Lifecycle command kinds a `ctrl` port accepts. */
+const CTRL_MESSAGE_KINDS = ['ctrl.pause', 'ctrl.resume', 'ctrl.gate', 'ctrl.wake'];
+
+/**
+ * The two optional control ports every SM unit declares: `ctrl` (in: lifecycle commands) and
+ * `status` (out: `ctrl.ack`). Connected by the topology where a controller drives the unit.
+ */
+export function controlPorts(what: string): PortDescriptor[] {
+  return [
+    { name: 'ctrl', direction: 'in', description: `lifecycle commands (pause: ${what}; gate: only when it holds no work)`, messageKinds: CTRL_MESSAGE_KINDS, capacity: 4, optional: true },
+    { name: 'status', direction: 'out', description: 'lifecycle acknowledgements (ctrl.ack)', messageKinds: ['ctrl.ack'], capacity: 4, optional: true },
+  ];
+}
+
+/**
+ * A datapath unit's per-cycle control service: applies waiting control messages, reports
+ * `drained` once a draining unit holds no work, and refuses work that arrives while gated.
+ * Costs two comparisons per cycle when no control message ever arrives.
+ * @param holdsNoWork the unit holds nothing (guards `ctrl.gate`, completes a pause)
+ * @param arrivals messages waiting in the unit's work in-ports
+ * @returns whether the unit may start new work this cycle (lifecycle `active`)
+ * @throws SimulationError when work arrives at a gated unit
+ */
+export function serviceLifecycle(lifecycle: Lifecycle, ctrl: InPort, holdsNoWork: boolean, arrivals: number, unit: string): boolean {
+  if (ctrl.length > 0) {
+    let m: Message | undefined;
+    while ((m = ctrl.recv()) !== undefined) lifecycle.handle(m, holdsNoWork && arrivals === 0);
+  }
+  const state = lifecycle.state;
+  if (state === 'active') return true;
+  if (state === 'gated' && arrivals > 0) throw new SimulationError(`${unit}: work arrived while the unit is power-gated`);
+  if (state === 'draining' && holdsNoWork) lifecycle.drained();
+  return false;
 }

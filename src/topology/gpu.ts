@@ -189,10 +189,10 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
     link(`${sm}.DECODE`, 'out', `${sm}.ISSUE`, 'decoded', one);
     link(`${sm}.ISSUE`, 'exec', `${sm}.EXEC`, 'in', { latencyCycles: 1, messagesPerCycle: 8 });
     link(`${sm}.EXEC`, 'wb', `${sm}.ISSUE`, 'execWb', { latencyCycles: 1, messagesPerCycle: 8 });
-    link(`${sm}.ISSUE`, 'lsu', `${sm}.LSU`, 'dispatch', one);
-    link(`${sm}.LSU`, 'wb', `${sm}.ISSUE`, 'lsuWb', { latencyCycles: 1, messagesPerCycle: 8 });
-    const lsuDown = link(`${sm}.LSU`, 'l1dReq', `${sm}.L1D`, 'topIn', one);
-    const lsuUp = link(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'l1dRsp', { latencyCycles: 1, messagesPerCycle: 4 });
+    link(`${sm}.ISSUE`, 'lsu', `${sm}.LSU`, 'topIn', one);
+    link(`${sm}.LSU`, 'topOut', `${sm}.ISSUE`, 'lsuWb', { latencyCycles: 1, messagesPerCycle: 8 });
+    const lsuDown = link(`${sm}.LSU`, 'bottomOut', `${sm}.L1D`, 'topIn', one);
+    const lsuUp = link(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'bottomIn', { latencyCycles: 1, messagesPerCycle: 4 });
     splices.push({ style: 'inline', name: 'sm.lsu-l1d', scope: sm, description: 'between the LSU (upper) and the L1D (lower), beside the L1D', down: lsuDown, up: lsuUp, near: 'lower' });
     const l1dDown = link(`${sm}.L1D`, 'bottomOut', 'GPU.ICNT', `topIn[${i}]`, { latencyCycles: config.interconnect.latencyCycles, bytesPerCycle: flit });
     const l1dUp = link('GPU.ICNT', `topOut[${i}]`, `${sm}.L1D`, 'bottomIn', { latencyCycles: 1, bytesPerCycle: flit }, 'icnt');

@@ -51,8 +51,8 @@ describe('deadlock detection on the timing model', () => {
     const err = error as SimulationError;
     expect(err.message).toMatch(/GPU\.SM\[0\]\.L1D: .*head blocked: missQueueFull/);
     // The L1D's request port is full of loads it cannot take; behind it, the LSU and ISSUE.
-    expect(err.message).toMatch(/waiting since \d+ ps at GPU\.SM\[0\]\.L1D\.topIn: mem\.readReq #\d+ from GPU\.SM\[0\]\.LSU\.l1dReq \(not consumed by GPU\.SM\[0\]\.L1D/);
-    expect(err.message).toMatch(/waiting since \d+ ps at GPU\.SM\[0\]\.LSU\.dispatch: lsu\.dispatch #\d+/);
+    expect(err.message).toMatch(/waiting since \d+ ps at GPU\.SM\[0\]\.L1D\.topIn: mem\.readReq #\d+ from GPU\.SM\[0\]\.LSU\.bottomOut \(not consumed by GPU\.SM\[0\]\.L1D/);
+    expect(err.message).toMatch(/waiting since \d+ ps at GPU\.SM\[0\]\.LSU\.topIn: lsu\.dispatch #\d+/);
     const details = err.details as { oldestWaiting: { since: number }[] };
     expect(details.oldestWaiting.length).toBeGreaterThan(0);
     // Oldest first.

@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import type { CacheParams } from './cache.ts';
 import type { DramParams } from './dram.ts';
+import type { TagArrayParams } from './tag-array.ts';
+import type { CoalescerParams } from './coalescer.ts';
+import type { SharedMemBankParams } from './shared-mem-banks.ts';
 
 const posInt = () => z.int().min(1);
 const nonNegInt = () => z.int().min(0);
@@ -50,3 +53,28 @@ export const dramSpec = z.strictObject({
   scheduler: z.enum(['frFcfs', 'fifo']).optional().describe('request scheduler; default frFcfs [-gpgpu_dram_scheduler]'),
   queueSize: posInt().describe('requests waiting for a bank (requests) [-gpgpu_frfcfs_dram_sched_queue_size]'),
 }) satisfies z.ZodType<DramParams>;
+
+/** {@link TagArrayParams}: geometry and policies of a tag array (the L1I's). */
+export const tagArraySpec = z.strictObject({
+  sets: posInt().describe('sets (sets; power of two) [<nsets>]'),
+  ways: posInt().describe('associativity (ways) [<assoc>]'),
+  lineBytes: posInt().describe('line size (bytes; power of two) [<bsize>]'),
+  setIndex: z.enum(['linear', 'xor', 'fermiHash']).optional().describe('set index function; default linear [<set_index_fn>]'),
+  replacement: z.enum(['lru', 'fifo']).optional().describe('replacement policy; default lru [<rep>]'),
+  allocate: z.enum(['onMiss', 'onFill']).optional().describe('line allocation at miss or at fill; default onMiss [<alloc>]'),
+}) satisfies z.ZodType<TagArrayParams>;
+
+/** {@link CoalescerParams}: how the LSU groups per-lane addresses into L1D transactions. */
+export const coalescerSpec = z.strictObject({
+  mode: z.enum(['line', 'sectored']).optional().describe('line: 32/64/128-byte segments (Fermi with L1 caching); sectored: 32-byte sectors [-gpgpu_coalesce_arch]'),
+  warpParts: posInt().optional().describe('warp parts coalesced independently (parts; power of two <= 32); default 1 [mem_warp_parts]'),
+  constLineBytes: posInt().optional().describe('line grouping const/param accesses (bytes); default 64'),
+}) satisfies z.ZodType<CoalescerParams>;
+
+/** {@link SharedMemBankParams}: shared-memory banks and conflict rules. */
+export const sharedMemBankSpec = z.strictObject({
+  banks: posInt().describe('banks (banks) [-gpgpu_shmem_num_banks]'),
+  bankWidthBytes: posInt().describe('bank width (bytes; power of two)'),
+  warpParts: posInt().optional().describe('warp parts processed one after another (parts); default 1 [-gpgpu_shmem_warp_parts]'),
+  limitedBroadcast: z.boolean().optional().describe('one broadcast word per part; default false [-gpgpu_shmem_limited_broadcast]'),
+}) satisfies z.ZodType<SharedMemBankParams>;

@@ -27,6 +27,7 @@
  * All state is in typed arrays; the completion heap grows by doubling when more instructions are
  * in flight than ever before (amortised, never per cycle in steady state).
  */
+import { z } from 'zod';
 import { InputError, SimulationError } from '../../errors.ts';
 import type { SourceLocation } from '../../errors.ts';
 import { OP_CLASS_NAME } from '../../isa/ir.ts';
@@ -407,3 +408,31 @@ export class ExecUnits {
     this.heapUnit = unit;
   }
 }
+
+/** zod schema of {@link ExecUnitsParams} (the Spec of the units that embed the pipelines). */
+export const execUnitsSpec = z.strictObject({
+  units: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1).describe('unit name (sp, sfu, dp, int)'),
+        count: z.int().min(1).describe('identical pipelines (pipelines) [-gpgpu_num_<unit>_units]'),
+        width: z.int().min(1).optional().describe('SIMD lanes per pipeline (lanes); default the warp size'),
+      }),
+    )
+    .min(1)
+    .describe('execution pipeline kinds'),
+  warpSize: z.int().min(1).optional().describe('threads per warp (threads); default 32'),
+  opClasses: z
+    .record(
+      z.string(),
+      z.strictObject({
+        unit: z.string().describe('unit executing the class'),
+        latency: z.int().min(1).describe('issue to write-back (core cycles) [-ptx_opcode_latency_*]'),
+        initiation: z.int().min(1).describe('cycles before the pipeline accepts the next instruction (core cycles) [-ptx_opcode_initiation_*]'),
+      }),
+    )
+    .optional()
+    .describe('timing per opcode class (alu, intMul, intDiv, other, sfu, dp)'),
+  resultBusWidth: z.int().min(0).optional().describe('write-backs per cycle (write-backs); 0 or absent = unlimited'),
+  maxLatency: z.int().min(1).optional().describe('largest latency with a limited result bus (cycles); default 4096'),
+}) satisfies z.ZodType<ExecUnitsParams>;

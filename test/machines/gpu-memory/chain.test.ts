@@ -31,10 +31,10 @@ function gpu(scripts: ScriptItem[][], partitions: number, mapping: string) {
       cache: { sets: 32, ways: 4, lineBytes: 128, setIndex: 'fermiHash', allocate: 'onMiss', writeHit: 'localWbGlobalWe', writeMiss: 'noWriteAllocate', mshrEntries: 8, mshrMaxMerge: 4, missQueueSize: 4 },
     };
     e.addUnit(`${sm}.L1D`, l1d, 'core', l1);
-    e.connect(`${sm}.ISSUE`, 'out', `${sm}.LSU`, 'dispatch', { latencyCycles: 1 });
-    e.connect(`${sm}.LSU`, 'wb', `${sm}.ISSUE`, 'in', { latencyCycles: 1 });
-    e.connect(`${sm}.LSU`, 'l1dReq', `${sm}.L1D`, 'topIn', { latencyCycles: 1 });
-    e.connect(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'l1dRsp', { latencyCycles: 1 });
+    e.connect(`${sm}.ISSUE`, 'out', `${sm}.LSU`, 'topIn', { latencyCycles: 1 });
+    e.connect(`${sm}.LSU`, 'topOut', `${sm}.ISSUE`, 'in', { latencyCycles: 1 });
+    e.connect(`${sm}.LSU`, 'bottomOut', `${sm}.L1D`, 'topIn', { latencyCycles: 1 });
+    e.connect(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'bottomIn', { latencyCycles: 1 });
     e.connect(`${sm}.L1D`, 'bottomOut', 'ICNT', `topIn[${i}]`, { latencyCycles: 2 });
     e.connect('ICNT', `topOut[${i}]`, `${sm}.L1D`, 'bottomIn', { latencyCycles: 2 });
   }

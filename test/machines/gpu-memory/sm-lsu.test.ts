@@ -20,10 +20,10 @@ function run(script: ScriptItem[], over: Partial<SmLsuParams> = {}, memLatency =
   e.addUnit('ISSUE', probe, 'core', { script });
   e.addUnit('LSU', smLsu, 'core', p);
   e.addUnit('L1D', fakeMem, 'core', { latency: memLatency, ackWrites: true });
-  e.connect('ISSUE', 'out', 'LSU', 'dispatch', { latencyCycles: 1 });
-  e.connect('LSU', 'wb', 'ISSUE', 'in', { latencyCycles: 1 });
-  e.connect('LSU', 'l1dReq', 'L1D', 'req', { latencyCycles: 1, messagesPerCycle: p.l1dPortWidth });
-  e.connect('L1D', 'rsp', 'LSU', 'l1dRsp', { latencyCycles: 1, messagesPerCycle: 64 });
+  e.connect('ISSUE', 'out', 'LSU', 'topIn', { latencyCycles: 1 });
+  e.connect('LSU', 'topOut', 'ISSUE', 'in', { latencyCycles: 1 });
+  e.connect('LSU', 'bottomOut', 'L1D', 'req', { latencyCycles: 1, messagesPerCycle: p.l1dPortWidth });
+  e.connect('L1D', 'rsp', 'LSU', 'bottomIn', { latencyCycles: 1, messagesPerCycle: 64 });
   const r = e.run();
   expect(r.pendingUnits).toEqual([]);
   const wbs = probeOf(e, 'ISSUE').received.flatMap((x) => {
