@@ -12,7 +12,7 @@ import { maxWarpsPerSm } from '../config/schema.ts';
 import type { ExecUnitSpec, ExecUnitsParams, OpClassTiming } from '../model/sm/exec-units.ts';
 import type { TagArrayParams } from '../model/mem/tag-array.ts';
 import type { GpuContext } from '../model/gpu-context.ts';
-import type { SmIssueParams } from '../../machines/sm-issue/sm-issue.ts';
+import type { SmIssueParams, SmIssueResources } from '../../machines/sm-issue/sm-issue.ts';
 import type { SmFetchParams } from '../../machines/sm-fetch/sm-fetch.ts';
 import type { SmDecodeParams } from '../../machines/sm-decode/sm-decode.ts';
 import type { SmExecParams } from '../../machines/sm-exec/sm-exec.ts';
@@ -58,8 +58,8 @@ export function tagArrayParams(g: GpuConfig['l1i']): TagArrayParams {
 }
 
 /** Spec and resources of every SM-side unit of SM `smId` (FETCH, DECODE, ISSUE, EXEC, LSU). */
-export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: UnitInstanceConfig<SmIssueParams>; fetch: UnitInstanceConfig<SmFetchParams>; decode: UnitInstanceConfig<SmDecodeParams>; exec: UnitInstanceConfig<SmExecParams>; lsu: UnitInstanceConfig<SmLsuParams> } {
-  const p = smUnitParams(config, context, smId, pollEveryCycle);
+export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: UnitInstanceConfig<SmIssueParams, SmIssueResources>; fetch: UnitInstanceConfig<SmFetchParams>; decode: UnitInstanceConfig<SmDecodeParams>; exec: UnitInstanceConfig<SmExecParams>; lsu: UnitInstanceConfig<SmLsuParams> } {
+  const p = smUnitParams(config, smId, pollEveryCycle);
   const lsu: SmLsuParams = {
     smId,
     sharedMemLatency: config.sharedMem.latencyCycles,
@@ -68,17 +68,16 @@ export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: nu
     coalescer: { mode: config.l1d.sectorBytes !== undefined ? 'sectored' : 'line' },
     sharedMem: { banks: config.sharedMem.banks, bankWidthBytes: 4, warpParts: config.sharedMem.warpParts, limitedBroadcast: config.sharedMem.limitedBroadcast },
   };
-  return { issue: { spec: p.issue }, fetch: { spec: p.fetch }, decode: { spec: p.decode }, exec: { spec: p.exec }, lsu: { spec: lsu } };
+  return { issue: { spec: p.issue, resources: { context } }, fetch: { spec: p.fetch }, decode: { spec: p.decode }, exec: { spec: p.exec }, lsu: { spec: lsu } };
 }
 
-function smUnitParams(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
+function smUnitParams(config: GpuConfig, smId: number, pollEveryCycle = false): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
   const exec = execUnitsParams(config);
   const ws = config.policies.warpScheduler;
   const maxWarps = maxWarpsPerSm(config);
   return {
     issue: {
       smId,
-      context,
       maxWarps,
       maxCtas: config.sm.maxCtas,
       schedulers: config.sm.schedulers,
@@ -87,7 +86,8 @@ function smUnitParams(config: GpuConfig, context: GpuContext, smId: number, poll
       iBufferEntries: config.sm.iBufferEntries,
       policy: ws.kind,
       policyOptions: ws.kind === 'twoLevel' ? { readyQueueSize: ws.readyQueueSize, inner: ws.inner, outer: ws.outer } : {},
-      exec,
+      // The spec type is the schema's (mutable arrays); the builder's value is read only.
+      exec: exec as SmIssueParams['exec'],
       pollEveryCycle,
     },
     fetch: {

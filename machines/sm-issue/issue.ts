@@ -1,0 +1,188 @@
+/**
+ * Issue: each warp's readiness flags (iBuffer, barrier, scoreboard, unit busy), one scheduler's
+ * issue slot in its policy's order (000 §3.2, GPGPU-Sim scheduler_unit::cycle), the issue of one
+ * instruction (functional execution at issue, scoreboard reservation, dispatch to EXEC or LSU,
+ * iBuffer flush on control flow), and write-backs releasing the scoreboard.
+ *
+ * A warp-level policy (PATS, ELF, CCWS ...) plugs in as an entry of the warp-scheduler registry
+ * (`src/model/sm/warp-scheduler.ts`): `order()` gives the scheduler's warps in priority order and
+ * `issued()` is told what issued; the probe below lets it read readiness without allocation.
+ */
+import { SimulationError } from '../../src/errors.ts';
+import { OpClass, StateSpace } from '../../src/isa/ir.ts';
+import type { Message } from '../../src/messaging/message.ts';
+import { hazardFlags, WarpFlag } from '../../src/model/sm/sched-stats.ts';
+import type { WarpProbe } from '../../src/model/sm/warp-scheduler.ts';
+import { GpuKind, type ExecDispatch, type LsuDispatch, type Writeback } from '../../src/protocol/gpu.ts';
+import { markExited, maybeFinishCta } from './cta-slots.ts';
+import { requestFetch } from './ibuffer-fill.ts';
+import { combined, NOT_READY, type SmIssueState } from './state.ts';
+
+/**
+ * The {@link WarpFlag}s of a slot's warp this cycle (ready when no {@link NOT_READY} bit is set):
+ * completed, at a barrier, iBuffer empty, memory instruction, ALU / memory dependence (scoreboard),
+ * unit busy (pipeline initiation interval, or a full LSU queue).
+ */
+export function warpFlags(s: SmIssueState, slot: number, cycle: number): number {
+  const ws = s.slots[slot]!;
+  const w = ws.warp;
+  if (w === null || ws.exited) return WarpFlag.Completed;
+  if (w.atBarrier >= 0) return WarpFlag.Waiting;
+  const ins = s.ibuf.head(slot);
+  if (ins === undefined) return WarpFlag.IBufferEmpty;
+  const cls = ins.opClass;
+  const mem = cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic;
+  let flags = mem ? WarpFlag.MemInst : 0;
+  const fn = w.functionIndex;
+  const hazard = s.scoreboard!.check(slot, combined(s, slot, ins.srcRegs, s.srcScratch, fn), combined(s, slot, ins.dstRegs, s.dstScratch, fn));
+  flags |= hazardFlags(hazard);
+  if (flags & (WarpFlag.DepAlu | WarpFlag.DepMem)) return flags;
+  if (mem) {
+    if (!s.ports.lsu.hasRoom) flags |= WarpFlag.UnitBusy;
+  } else if (s.exec.unitOfClass(cls) >= 0) {
+    if (!s.exec.canAcceptClass(cls, cycle) || !s.ports.exec.hasRoom) flags |= WarpFlag.UnitBusy;
+  }
+  return flags;
+}
+
+/** Releases the scoreboard for write-backs from EXEC or the LSU (AMAT for LSU ones). */
+export function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items: Writeback[] }>, fromLsu: boolean): void {
+  const pl = msg.payload;
+  const items = 'items' in pl ? pl.items : [pl];
+  for (const wb of items) {
+    if (fromLsu) {
+      const issued = s.memIssueCycle.get(wb.seq);
+      if (issued !== undefined) {
+        s.memIssueCycle.delete(wb.seq);
+        s.amatTotal.value += s.lastCycle - issued;
+        s.memCompleted.value++;
+      }
+      s.memInFlight--;
+    }
+    const ws = s.slots[wb.warp]!;
+    if (wb.dst.length > 0) s.scoreboard!.release(wb.warp, wb.dst);
+    ws.outstanding--;
+    if (ws.exited && ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);
+  }
+}
+
+/** Issues the iBuffer head of `slot`: executes it functionally and dispatches it. */
+export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
+  const ws = s.slots[slot]!;
+  const w = ws.warp!;
+  const ins = s.ibuf.consume(slot);
+  const fn = w.functionIndex;
+  if (w.nextInstruction !== ins) {
+    throw new SimulationError(`SM ${s.p.smId} warp ${slot}: iBuffer head (line ${ins.line}) is not the warp's next instruction`);
+  }
+  const info = s.info;
+  w.clock = cycle;
+  w.step(info);
+  const ctaSlot = s.ctas[ws.ctaSlot]!;
+  ctaSlot.warpInsts++;
+  ctaSlot.threadInsts += info.activeCount;
+  s.stats.warpInsts.value++;
+  s.stats.threadInsts.value += info.activeCount;
+  const seq = s.seq++;
+  const cls = ins.opClass;
+  if (s.io.tracing) s.io.span('issue', s.io.now, s.io.now, -1, undefined, { warp: slot, sched: slot % s.p.schedulers, pc: info.pc, line: ins.line, seq, cta: ctaSlot.ctaIndex });
+  const dst = ins.dstRegs.length > 0 ? Array.from(combined(s, slot, ins.dstRegs, s.dstScratch, fn)) : [];
+  if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) {
+    const addresses: number[] = [];
+    const mask = info.activeMask;
+    for (let l = 0; l < 32; l++) addresses.push((mask >>> l) & 1 ? info.addresses[l]! : 0);
+    const space = info.space === StateSpace.Generic ? StateSpace.Global : info.space;
+    const d: LsuDispatch = { warp: slot, space, isLoad: info.isLoad || cls === OpClass.Atomic, bytes: info.accessBytes, mask, addresses, dst, seq, atomic: cls === OpClass.Atomic };
+    if (dst.length > 0) s.scoreboard!.reserve(slot, dst, ins.longLatency);
+    ws.outstanding++;
+    s.memInFlight++;
+    s.memIssued.value++;
+    s.memIssueCycle.set(seq, cycle);
+    s.ports.lsu.send(GpuKind.lsuDispatch, d);
+  } else {
+    s.aluIssued.value++;
+    const unit = s.exec.unitOfClass(cls);
+    if (unit >= 0) {
+      s.exec.issueClass(cls, cycle, seq);
+      if (dst.length > 0) {
+        s.scoreboard!.reserve(slot, dst, false);
+        ws.outstanding++;
+      }
+      const d: ExecDispatch = { warp: slot, unit, latency: s.exec.latencyOfClass(cls), initiation: s.exec.initiationOfClass(cls), dst, seq };
+      s.ports.exec.send(GpuKind.execDispatch, d);
+    }
+  }
+  const sched = slot % s.p.schedulers;
+  s.policies[sched]!.issued(s.schedWarps[sched]!, Math.floor(slot / s.p.schedulers), ins.longLatency);
+  if (w.done) {
+    markExited(s, slot);
+    return;
+  }
+  // Control flow: drop buffered instructions that are not on the warp's new path.
+  const headPc = s.ibuf.size(slot) > 0 ? s.ibuf.headPc(slot) : -1;
+  if (headPc >= 0 && (headPc !== w.pc || w.functionIndex !== fn)) {
+    s.ibuf.flush(slot);
+    ws.fetchPending = false;
+  }
+  if (s.ibuf.isEmpty(slot)) requestFetch(s, slot);
+}
+
+/**
+ * One issue slot of scheduler `k`: computes every live warp's flags once, records the cycle's
+ * scheduler state, stall kind and warp states (000 §3.5.3, §5.3; 004 Fig. 3), then issues up to
+ * `issueWidth` instructions from the first ready warp(s) in the policy's order.
+ */
+export function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
+  const sw = s.schedWarps[k]!;
+  const nSched = s.p.schedulers;
+  const flags = s.flags;
+  const live = s.liveLocal;
+  let count = 0;
+  for (let i = 0; i < sw.size; i++) {
+    const slot = i * nSched + k;
+    if (s.slots[slot]!.warp === null) {
+      s.flagsByLocal[i] = WarpFlag.Completed;
+      continue;
+    }
+    const f = warpFlags(s, slot, cycle);
+    s.flagsByLocal[i] = f;
+    flags[count] = f;
+    live[count++] = i;
+  }
+  s.lastCount[k] = count;
+  if (count === 0) return;
+  s.lastFlags[k]!.set(flags.subarray(0, count));
+  s.sched.recordCycle(flags, count);
+  for (let i = 0; i < count; i++) {
+    const f = flags[i]!;
+    if ((f & NOT_READY) === 0 || (f & WarpFlag.UnitBusy) !== 0) s.mustPoll = true;
+  }
+  const n = s.policies[k]!.order(sw, s.scratch);
+  let issued = 0;
+  for (let i = 0; i < n && issued < s.p.issueWidth; i++) {
+    const local = s.scratch[i]!;
+    if ((s.flagsByLocal[local]! & NOT_READY) !== 0) continue;
+    const slot = local * nSched + k;
+    issueOne(s, slot, cycle);
+    issued++;
+    // Dual issue: the same warp's next instruction, if it is ready now.
+    while (issued < s.p.issueWidth) {
+      const f = warpFlags(s, slot, cycle);
+      s.flagsByLocal[local] = f;
+      if ((f & NOT_READY) !== 0) break;
+      issueOne(s, slot, cycle);
+      issued++;
+    }
+    break;
+  }
+}
+
+/** The probe a policy reads warps through (readiness of the current pass). */
+export function makeProbe(s: () => SmIssueState, k: number): WarpProbe {
+  return {
+    ready: (local) => (s().flagsByLocal[local]! & NOT_READY) === 0,
+    stalledOnLongLatency: (local) => (s().flagsByLocal[local]! & WarpFlag.DepMem) !== 0,
+    longLatencyPending: (local) => s().scoreboard!.hasLongLatencyPending(local * s().p.schedulers + k),
+  };
+}
+
