@@ -65,6 +65,7 @@ function step(s: SmExecState): void {
     s.out.send(GpuKind.execWriteback, { items });
   }
   s.lastCycle = cycle;
+  if (s.lifecycle.state === 'draining' && s.pending.length === 0) s.lifecycle.drained();
   if (s.pending.length > 0) {
     const next = Math.max(cycle + 1, s.pending[0]!.done);
     io.wakeAt(io.clock.timeOfCycle(next));

@@ -88,6 +88,7 @@ function step(s: SmFetchState, cycle: number): void {
   if ((s.ctrl.length > 0 || !s.lifecycle.running) && !serviceLifecycle(s.lifecycle, s.ctrl, s.inFlight.length === 0 && !s.requests.some((r) => r !== null), s.req.length, io.name)) {
     deliverFills(s, cycle);
     if (s.inFlight.length > 0) io.wakeAt(io.clock.timeOfCycle(Math.max(cycle + 1, s.inFlight[0]!.readyCycle)));
+    else if (s.lifecycle.state === 'draining') s.lifecycle.drained();
     return;
   }
   let m: Message | undefined;

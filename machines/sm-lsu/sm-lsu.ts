@@ -251,6 +251,7 @@ function step(s: SmLsuState, cycle: number): void {
   if (s.dispatch.length > 0 && s.stage === null) next = Math.min(next, Math.max(cycle + 1, s.stageFreeCycle));
   if (timed.length > 0) next = Math.min(next, Math.max(cycle + 1, timed[0]!.doneCycle));
   if (ready.length > 0 && s.wbPort.hasRoom) next = cycle + 1;
+  if (s.lifecycle.state === 'draining' && s.inFlight === 0 && s.ready.length === 0) s.lifecycle.drained();
   if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
 }
 
