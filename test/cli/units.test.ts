@@ -37,7 +37,7 @@ describe('warpstate units', () => {
     const r = await runCli(['units', 'smWorkManager', '--diagram', 'mermaid']);
     expect(r.code).toBe(0);
     for (const region of ['kernels', 'mapping', 'coreCount', 'ctaLimit']) expect(r.out).toContain(`state "${region}"`);
-    const none = await runCli(['units', 'smExec', '--diagram', 'mermaid']);
+    const none = await runCli(['units', 'gpuInterconnect', '--diagram', 'mermaid']);
     expect(none.code).toBe(2);
     expect(none.err).toContain('has no statechart');
     const unknown = await runCli(['units', 'nope']);

@@ -18,13 +18,13 @@ import { engine1GHz, probe, probeOf, type ScriptItem } from './gpu-memory/harnes
 
 /** One instruction of the test kernel: its class and registers. */
 interface Ins {
-  readonly opClass: number;
+  readonly opClass: OpClass;
   readonly srcRegs: Int32Array;
   readonly dstRegs: Int32Array;
   readonly longLatency: boolean;
   readonly line: number;
 }
-const ins = (opClass: number, dst: number[], src: number[], line: number, longLatency = false): Ins => ({ opClass, srcRegs: Int32Array.from(src), dstRegs: Int32Array.from(dst), longLatency, line });
+const ins = (opClass: OpClass, dst: number[], src: number[], line: number, longLatency = false): Ins => ({ opClass, srcRegs: Int32Array.from(src), dstRegs: Int32Array.from(dst), longLatency, line });
 
 /** A warp that executes the code in order (32 lanes active; loads read 4 bytes per lane). */
 class ListWarp implements TimingWarp {
