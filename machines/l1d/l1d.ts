@@ -246,7 +246,7 @@ function step(s: L1dState, cycle: number): void {
   const io = s.io;
   if (s.ctrlIn.length > 0) control(s);
   const lifecycle = s.lifecycle;
-  if (lifecycle.state === 'gated' && (s.req.length > 0 || s.up.length > 0)) {
+  if ((s.req.length > 0 || s.up.length > 0) && lifecycle.state === 'gated') {
     throw new SimulationError(`${io.name}: a memory request or response arrived while the L1D is power-gated`);
   }
   const ctrl = s.ctrl;
@@ -285,7 +285,7 @@ function step(s: L1dState, cycle: number): void {
   if (lifecycle.running) acceptRequests(s, cycle); // paused: requests wait in topIn (back-pressure)
   drainMisses(s);
   sendAnswers(s, cycle);
-  if (lifecycle.state === 'draining' && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0) lifecycle.drained();
+  if (!lifecycle.running && lifecycle.state === 'draining' && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0) lifecycle.drained();
   // 5. sleep until the next thing to do
   let next = Infinity;
   if (s.req.length > 0 && lifecycle.running) next = cycle + 1;

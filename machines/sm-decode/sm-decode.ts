@@ -34,7 +34,7 @@ function step(s: SmDecodeState): void {
   const io = s.io;
   const cycle = io.cycle;
   // Decode holds nothing of its own: fetched groups wait in its in-port.
-  if (!serviceLifecycle(s.lifecycle, s.ctrl, true, s.inp.length, io.name)) return;
+  if ((s.ctrl.length > 0 || !s.lifecycle.running) && !serviceLifecycle(s.lifecycle, s.ctrl, true, s.inp.length, io.name)) return;
   if (cycle !== s.lastCycle) {
     s.lastCycle = cycle;
     for (let i = 0; i < s.width && s.inp.length > 0 && s.out.hasRoom; i++) {

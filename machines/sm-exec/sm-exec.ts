@@ -48,7 +48,7 @@ function step(s: SmExecState): void {
   const cycle = io.cycle;
   let m: Message | undefined;
   // Paused: in-flight instructions finish; new dispatches wait in the in-port.
-  const accept = serviceLifecycle(s.lifecycle, s.ctrl, s.pending.length === 0, s.inp.length, io.name);
+  const accept = s.ctrl.length === 0 && s.lifecycle.running ? true : serviceLifecycle(s.lifecycle, s.ctrl, s.pending.length === 0, s.inp.length, io.name);
   while (accept && (m = s.inp.recv()) !== undefined) {
     const d = m.payload as ExecDispatch;
     s.perUnit[d.unit]!.value++;
@@ -65,7 +65,7 @@ function step(s: SmExecState): void {
     s.out.send(GpuKind.execWriteback, { items });
   }
   s.lastCycle = cycle;
-  if (s.lifecycle.state === 'draining' && s.pending.length === 0) s.lifecycle.drained();
+  if (!accept && s.lifecycle.state === 'draining' && s.pending.length === 0) s.lifecycle.drained();
   if (s.pending.length > 0) {
     const next = Math.max(cycle + 1, s.pending[0]!.done);
     io.wakeAt(io.clock.timeOfCycle(next));

@@ -16,8 +16,18 @@ import type { WarpProbe } from '../../src/model/sm/warp-scheduler.ts';
 import { GpuKind, type ExecDispatch, type LsuDispatch, type Writeback } from '../../src/protocol/gpu.ts';
 import { markExited, maybeFinishCta } from './cta-slots.ts';
 import { requestFetch } from './ibuffer-fill.ts';
-import { combined, NOT_READY, type SmIssueState } from './state.ts';
+import { NOT_READY, type SmIssueState } from './state.ts';
 
+/** Register indices of an instruction in the warp's combined register space (kernel + called functions). */
+function combined(s: SmIssueState, slot: number, regs: Int32Array, out: Int32Array, fn: number): Int32Array {
+  const off = s.regOffset[slot]![fn] ?? 0;
+  const n = regs.length;
+  const view = out.subarray(0, n);
+  for (let i = 0; i < n; i++) view[i] = regs[i]! + off;
+  return view;
+}
+
+/** Flags that keep a warp from issuing this cycle (`MemInst` alone does not). */
 /**
  * The {@link WarpFlag}s of a slot's warp this cycle (ready when no {@link NOT_READY} bit is set):
  * completed, at a barrier, iBuffer empty, memory instruction, ALU / memory dependence (scoreboard),

@@ -137,16 +137,6 @@ export interface SmIssueState {
   };
 }
 
-/** Register indices of an instruction in the warp's combined register space (kernel + called functions). */
-export function combined(s: SmIssueState, slot: number, regs: Int32Array, out: Int32Array, fn: number): Int32Array {
-  const off = s.regOffset[slot]![fn] ?? 0;
-  const n = regs.length;
-  const view = out.subarray(0, n);
-  for (let i = 0; i < n; i++) view[i] = regs[i]! + off;
-  return view;
-}
-
-/** Flags that keep a warp from issuing this cycle (`MemInst` alone does not). */
 export const NOT_READY = WarpFlag.Completed | WarpFlag.Waiting | WarpFlag.IBufferEmpty | WarpFlag.DepAlu | WarpFlag.DepMem | WarpFlag.UnitBusy;
 
 /** Instructions issued and not yet written back, over every warp slot. */

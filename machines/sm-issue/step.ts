@@ -27,9 +27,9 @@ export function step(s: SmIssueState): void {
   s.lastCycle = cycle;
   const ports = s.ports;
   let msg: Message | undefined;
-  while ((msg = ports.ctrl.recv()) !== undefined) s.lifecycle.handle(msg, s.residentCtas === 0 && ports.cta.length === 0);
+  if (ports.ctrl.length > 0) while ((msg = ports.ctrl.recv()) !== undefined) s.lifecycle.handle(msg, s.residentCtas === 0 && ports.cta.length === 0);
   const lifecycle = s.lifecycle;
-  if (lifecycle.state === 'gated' && ports.cta.length > 0) {
+  if (ports.cta.length > 0 && lifecycle.state === 'gated') {
     throw new SimulationError(`${io.name}: cta.dispatch arrived while the SM is power-gated (the SM Work Manager must wake it first)`);
   }
   while ((msg = ports.execWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>, false);

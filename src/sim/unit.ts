@@ -142,19 +142,30 @@ export function wakeLogic<S>(step: (state: S) => void, initial: ({ input }: { in
  * Actor logic of a clocked datapath unit that does its work at most once per cycle of its
  * clock: a second wake in a cycle it already processed (a message and a timer landing on the
  * same edge) asks for the next cycle instead of running `step` again. `step(state, cycle)`
- * receives the current cycle; the state must have a `lastCycle` field (start it at -1).
+ * receives the current cycle. The guard keeps its io and last cycle in the closure of each
+ * instance (not in the unit's state), so the shared reducer reads no per-kind state shape on
+ * the hot path.
  */
-export function cycleLogic<S extends { readonly io: UnitIo; lastCycle: number }>(step: (state: S, cycle: number) => void, initial: ({ input }: { input: UnitIo }) => S) {
-  return wakeLogic((state: S) => {
-    const io = state.io;
-    const cycle = io.cycle;
-    if (cycle === state.lastCycle) {
-      io.wakeInCycles(1);
-      return;
-    }
-    state.lastCycle = cycle;
-    step(state, cycle);
-  }, initial);
+export function cycleLogic<S>(step: (state: S, cycle: number) => void, initial: ({ input }: { input: UnitIo }) => S) {
+  let io: UnitIo | null = null;
+  let lastCycle = -1;
+  return fromTransition(
+    (state: S, event: { type: string }) => {
+      if (event.type !== 'wake') return state;
+      const cycle = io!.cycle;
+      if (cycle === lastCycle) {
+        io!.wakeInCycles(1);
+        return state;
+      }
+      lastCycle = cycle;
+      step(state, cycle);
+      return state;
+    },
+    (args: { input: UnitIo }) => {
+      io = args.input;
+      return initial(args);
+    },
+  );
 }
 
 /** A span of activity on a unit, for traces (busy interval, outstanding request, stall). */
