@@ -14,14 +14,18 @@ import type { SharedMemBankParams } from './shared-mem-banks.ts';
 const posInt = () => z.int().min(1);
 const nonNegInt = () => z.int().min(0);
 
-/** {@link CacheParams}: tag array geometry, MSHRs, miss queue and write policies. */
-export const cacheSpec = z.strictObject({
-  sets: posInt().describe('sets (sets; power of two) [<nsets> of -gpgpu_cache:dl1 or dl2]'),
+/** {@link TagArrayParams}: geometry and policies of a tag array (the L1I's; the caches extend it). */
+export const tagArraySpec = z.strictObject({
+  sets: posInt().describe('sets (sets; power of two) [<nsets>]'),
   ways: posInt().describe('associativity (ways) [<assoc>]'),
   lineBytes: posInt().describe('line size (bytes; power of two) [<bsize>]'),
   setIndex: z.enum(['linear', 'xor', 'fermiHash']).optional().describe('set index function; default linear [<set_index_fn>]'),
   replacement: z.enum(['lru', 'fifo']).optional().describe('replacement policy; default lru [<rep>]'),
   allocate: z.enum(['onMiss', 'onFill']).optional().describe('line allocation at miss or at fill; default onMiss [<alloc>]'),
+}) satisfies z.ZodType<TagArrayParams>;
+
+/** {@link CacheParams}: tag array geometry, MSHRs, miss queue and write policies. */
+export const cacheSpec = tagArraySpec.extend({
   mshrEntries: posInt().describe('MSHR entries (entries) [<mshr_entries>]'),
   mshrMaxMerge: posInt().describe('requests merged into one MSHR entry (requests) [<mshr_max_merge>]'),
   missQueueSize: posInt().describe('miss queue entries (entries) [<mq>]'),
@@ -53,16 +57,6 @@ export const dramSpec = z.strictObject({
   scheduler: z.enum(['frFcfs', 'fifo']).optional().describe('request scheduler; default frFcfs [-gpgpu_dram_scheduler]'),
   queueSize: posInt().describe('requests waiting for a bank (requests) [-gpgpu_frfcfs_dram_sched_queue_size]'),
 }) satisfies z.ZodType<DramParams>;
-
-/** {@link TagArrayParams}: geometry and policies of a tag array (the L1I's). */
-export const tagArraySpec = z.strictObject({
-  sets: posInt().describe('sets (sets; power of two) [<nsets>]'),
-  ways: posInt().describe('associativity (ways) [<assoc>]'),
-  lineBytes: posInt().describe('line size (bytes; power of two) [<bsize>]'),
-  setIndex: z.enum(['linear', 'xor', 'fermiHash']).optional().describe('set index function; default linear [<set_index_fn>]'),
-  replacement: z.enum(['lru', 'fifo']).optional().describe('replacement policy; default lru [<rep>]'),
-  allocate: z.enum(['onMiss', 'onFill']).optional().describe('line allocation at miss or at fill; default onMiss [<alloc>]'),
-}) satisfies z.ZodType<TagArrayParams>;
 
 /** {@link CoalescerParams}: how the LSU groups per-lane addresses into L1D transactions. */
 export const coalescerSpec = z.strictObject({
