@@ -57,10 +57,15 @@ export const NOT_MODELLED: readonly NotModelled[] = [
 
 const matchers = NOT_MODELLED.map((n) => ({ n, match: picomatch(n.pattern.replace(/\./g, '/')) }));
 
+const reasonCache = new Map<string, string | undefined>();
+
 /** The not-modelled entry of a dotted leaf path, or undefined when the field is modelled. */
 export function notModelledReason(path: string): string | undefined {
+  if (reasonCache.has(path)) return reasonCache.get(path);
   const p = path.replace(/\./g, '/');
-  return matchers.find((m) => m.match(p))?.n.reason;
+  const reason = matchers.find((m) => m.match(p))?.n.reason;
+  reasonCache.set(path, reason);
+  return reason;
 }
 
 /** Every leaf path of the GPU config schema (`sm.units.sp.count`, ...), each once. */
@@ -99,6 +104,7 @@ export interface NotModelledChange {
  * and `changed` (after overrides): each is a setting the simulation silently ignores.
  */
 export function notModelledChanges(base: GpuConfig, changed: GpuConfig): NotModelledChange[] {
+  if (base === changed) return [];
   const a = leafValues(base);
   const b = leafValues(changed);
   const out: NotModelledChange[] = [];

@@ -81,7 +81,7 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
   const config = withScenarioExtensions(loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), overrides), gpuSpec.extensions);
   // A refused field is located at the --config-set argument that set it, else at the scenario's gpu.set.
   const whereSet = (field: string): SourceLocation => ((options.configOverrides ?? []).some((o) => o.trim().startsWith(`${field}=`)) ? { file: '--config-set' } : source.locate(['gpu', 'set']));
-  const warnings = checkNotModelled(overrides.length > 0 ? loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), []) : config, config, options.strict ?? false, whereSet);
+  const warnings = overrides.length > 0 ? checkNotModelled(loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), []), config, options.strict ?? false, whereSet) : [];
   const prepared = prepareKernelScenario(loaded);
   const context = new GpuContext();
   const limits = gpuLimits(config);
