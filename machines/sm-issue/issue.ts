@@ -18,13 +18,15 @@ import { markExited, maybeFinishCta } from './cta-slots.ts';
 import { requestFetch } from './ibuffer-fill.ts';
 import { NOT_READY, type SmIssueState } from './state.ts';
 
-/** Register indices of an instruction in the warp's combined register space (kernel + called functions). */
-function combined(s: SmIssueState, slot: number, regs: Int32Array, out: Int32Array, fn: number): Int32Array {
-  const off = s.regOffset[slot]![fn] ?? 0;
+/** The destination registers of an instruction in the warp's combined register space (kernel + called functions), for the dispatch message. */
+const NO_REGS: readonly number[] = Object.freeze([]);
+function combined(s: SmIssueState, slot: number, regs: Int32Array, fn: number): readonly number[] {
   const n = regs.length;
-  const view = out.subarray(0, n);
-  for (let i = 0; i < n; i++) view[i] = regs[i]! + off;
-  return view;
+  if (n === 0) return NO_REGS;
+  const off = s.regOffset[slot]![fn] ?? 0;
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = regs[i]! + off;
+  return out;
 }
 
 /** Flags that keep a warp from issuing this cycle (`MemInst` alone does not). */
@@ -44,7 +46,7 @@ export function warpFlags(s: SmIssueState, slot: number, cycle: number): number 
   const mem = cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic;
   let flags = mem ? WarpFlag.MemInst : 0;
   const fn = w.functionIndex;
-  const hazard = s.scoreboard!.check(slot, combined(s, slot, ins.srcRegs, s.srcScratch, fn), combined(s, slot, ins.dstRegs, s.dstScratch, fn));
+  const hazard = s.scoreboard!.checkOffset(slot, ins.srcRegs, ins.dstRegs, s.regOffset[slot]![fn] ?? 0);
   flags |= hazardFlags(hazard);
   if (flags & (WarpFlag.DepAlu | WarpFlag.DepMem)) return flags;
   if (mem) {
@@ -96,11 +98,11 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
   const seq = s.seq++;
   const cls = ins.opClass;
   if (s.io.tracing) s.io.span('issue', s.io.now, s.io.now, -1, undefined, { warp: slot, sched: slot % s.p.schedulers, pc: info.pc, line: ins.line, seq, cta: ctaSlot.ctaIndex });
-  const dst = ins.dstRegs.length > 0 ? Array.from(combined(s, slot, ins.dstRegs, s.dstScratch, fn)) : [];
+  const dst = combined(s, slot, ins.dstRegs, fn);
   if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) {
-    const addresses: number[] = [];
     const mask = info.activeMask;
-    for (let l = 0; l < 32; l++) addresses.push((mask >>> l) & 1 ? info.addresses[l]! : 0);
+    const addresses = new Array<number>(32);
+    for (let l = 0; l < 32; l++) addresses[l] = (mask >>> l) & 1 ? info.addresses[l]! : 0;
     const space = info.space === StateSpace.Generic ? StateSpace.Global : info.space;
     const d: LsuDispatch = { warp: slot, space, isLoad: info.isLoad || cls === OpClass.Atomic, bytes: info.accessBytes, mask, addresses, dst, seq, atomic: cls === OpClass.Atomic };
     if (dst.length > 0) s.scoreboard!.reserve(slot, dst, ins.longLatency);

@@ -134,8 +134,6 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
           memIssued: c('mem_issued', 'memory warp instructions issued'),
           info: new WarpStepInfo(),
           regOffset: new Array(perSched * p.schedulers).fill(null),
-          srcScratch: new Int32Array(64),
-          dstScratch: new Int32Array(64),
           nextAge: 0,
           seq: 0,
           lastCycle: -1,

@@ -120,8 +120,6 @@ export interface SmIssueState {
   readonly info: WarpStepInfo;
   /** Combined-register offset of the kernel running in each warp slot. */
   readonly regOffset: (Int32Array | null)[];
-  readonly srcScratch: Int32Array;
-  readonly dstScratch: Int32Array;
   nextAge: number;
   seq: number;
   lastCycle: number;

@@ -117,8 +117,17 @@ export class Scoreboard {
    * @returns the most severe hazard (see {@link ScoreboardHazard}), or `None`.
    */
   check(warp: number, srcRegs: ArrayLike<number>, dstRegs: ArrayLike<number>): ScoreboardHazard {
+    return this.checkOffset(warp, srcRegs, dstRegs, 0);
+  }
+
+  /**
+   * {@link check} of registers `srcRegs[i] + offset` and `dstRegs[i] + offset`: the issue stage
+   * passes the instruction's own register lists and the offset of the warp's function in its
+   * combined register space, so nothing is copied per check (the hot path).
+   */
+  checkOffset(warp: number, srcRegs: ArrayLike<number>, dstRegs: ArrayLike<number>, offset: number): ScoreboardHazard {
     if (this.pendingCounts[warp] === 0) return ScoreboardHazard.None;
-    const base = warp * this.numRegs;
+    const base = warp * this.numRegs + offset;
     const pending = this.pending;
     let raw = false;
     for (let i = 0; i < srcRegs.length; i++) {

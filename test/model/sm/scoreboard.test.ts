@@ -23,6 +23,15 @@ describe('Scoreboard RAW / WAW', () => {
     expect(sb.pendingCount(0)).toBe(0);
   });
 
+  it('checkOffset reads registers shifted by a called function\'s offset in the combined space', () => {
+    const sb = new Scoreboard({ numWarps: 1, numRegs: 16 });
+    sb.reserve(0, [12], true); // register 2 of a function whose registers start at 10
+    expect(sb.checkOffset(0, [2], [], 10)).toBe(ScoreboardHazard.RawLongLatency);
+    expect(sb.checkOffset(0, [], [2], 10)).toBe(ScoreboardHazard.WawLongLatency);
+    expect(sb.checkOffset(0, [2], [3], 0)).toBe(ScoreboardHazard.None);
+    expect(sb.checkOffset(0, [1, 3], [4], 10)).toBe(ScoreboardHazard.None);
+  });
+
   it('blocks a writer of a pending register (WAW)', () => {
     const sb = new Scoreboard({ numWarps: 1, numRegs: 8 });
     sb.reserve(0, [3], false);
