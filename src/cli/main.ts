@@ -30,7 +30,7 @@ import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
 import { diffTraceFiles } from '../trace/diff.ts';
 import { describeUnitKind, describeUnitKindJson } from './describe.ts';
-import { leafValues, notModelledReason } from '../config/not-modelled.ts';
+import { configFields, leafValues, notModelledReason } from '../config/not-modelled.ts';
 import { checkNotModelled } from '../scenario/timing-run.ts';
 import { toMermaid, toStatelyJson } from '../report/diagram.ts';
 import { configTopology, formatTopology } from './topology.ts';
@@ -350,8 +350,13 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     });
   config
     .command('list')
-    .description('list the presets')
-    .action(() => {
+    .description('list the presets, or (--not-modelled) every config field the model does not read and why')
+    .option('--not-modelled', 'list the schema fields the simulation ignores, with the reason')
+    .action((opts: { notModelled?: boolean }) => {
+      if (opts.notModelled) {
+        for (const f of configFields()) if (!f.modelled) out(`${f.path}  [not modelled: ${f.reason}]\n`);
+        return;
+      }
       for (const name of presetNames()) out(`${name.padEnd(14)} ${getPreset(name).description ?? ''}\n`);
     });
 

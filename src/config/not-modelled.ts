@@ -83,6 +83,28 @@ export function configLeafPaths(): string[] {
   return [...out];
 }
 
+/** One leaf field of the GPU config schema and whether the timing model reads it. */
+export interface ConfigField {
+  /** Dotted path, e.g. `l1d.skipGlobal`. */
+  readonly path: string;
+  /** False when a `NOT_MODELLED` pattern matches the path. */
+  readonly modelled: boolean;
+  /** Why the simulation ignores the field (only when not modelled). */
+  readonly reason?: string;
+}
+
+/**
+ * Every leaf of the GPU config schema with its modelled flag and reason, in schema order.
+ * Metadata fields (`name`, `description`, `sources`, `extensions`) count as modelled: they are
+ * not hardware parameters.
+ */
+export function configFields(): ConfigField[] {
+  return configLeafPaths().map((path) => {
+    const reason = notModelledReason(path);
+    return reason === undefined ? { path, modelled: true } : { path, modelled: false, reason };
+  });
+}
+
 /** Leaf values of a config object, by dotted path (arrays are leaves). */
 export function leafValues(value: unknown, prefix = '', out = new Map<string, unknown>()): Map<string, unknown> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {

@@ -5,119 +5,19 @@
  * the named test exercises the unit behaviour it drives. A not-modelled field is listed in
  * `src/config/not-modelled.ts`; overriding one warns, and `--strict` refuses it.
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyConfigOverrides, getPreset, importGpgpusimConfig, type GpuConfig } from '../../src/config/index.ts';
-import { configLeafPaths, leafValues, NOT_MODELLED, notModelledReason } from '../../src/config/not-modelled.ts';
+import { configFields, configLeafPaths, leafValues, NOT_MODELLED, notModelledReason } from '../../src/config/not-modelled.ts';
 import { GpuContext } from '../../src/model/gpu-context.ts';
 import { loadScenario } from '../../src/scenario/loader.ts';
 import { runKernelScenarioTiming } from '../../src/scenario/timing-run.ts';
 import { addressMapParams, gpuLimits, gpuTopology } from '../../src/topology/gpu.ts';
 import { runCli } from '../helpers/cli.ts';
+import { BEHAVIOUR, COVERED, METADATA, modelledMarkdown, WORKLOADS } from './modelled-table.ts';
 
-/** Fields that describe the config, not the hardware. */
-const METADATA = ['name', 'description', 'sources', 'extensions'];
-
-/**
- * Behaviour: an override and the workload on which it changes a statistic (2 SMs of gtx480).
- * Workloads: mem = stream_x_words (L1D, interconnect, L2, DRAM), alu = dpoly (SP, SFU, DP,
- * integer multiply), smem = histogram_smem (shared-memory banks, atomics), shfl = reduce_shfl.
- */
-const BEHAVIOUR: Record<string, [string, 'mem' | 'alu' | 'smem' | 'shfl']> = {
-  'clocks.core': ['1400', 'mem'], 'clocks.icnt': ['1400', 'mem'], 'clocks.l2': ['1400', 'mem'], 'clocks.dram': ['1848', 'mem'],
-  'sm.count': ['30', 'mem'], 'sm.registers': ['65536', 'mem'], 'sm.registerAllocUnit': ['65', 'mem'], 'sm.schedulers': ['4', 'mem'],
-  'sm.issueWidth': ['2', 'mem'], 'sm.issueIntervalCycles': ['2', 'mem'], 'sm.fetchWidth': ['1', 'mem'], 'sm.iBufferEntries': ['1', 'mem'],
-  'sm.units.sp.count': ['4', 'alu'], 'sm.units.sfu.count': ['2', 'alu'],
-  'sm.opcodeTiming.int.mul.latency': ['8', 'alu'], 'sm.opcodeTiming.int.mul.initiation': ['4', 'alu'],
-  'sm.opcodeTiming.int.shfl.latency': ['64', 'shfl'], 'sm.opcodeTiming.int.shfl.initiation': ['8', 'shfl'],
-  'sm.opcodeTiming.fp.add.latency': ['8', 'alu'], 'sm.opcodeTiming.fp.add.initiation': ['2', 'alu'],
-  'sm.opcodeTiming.dp.mad.latency': ['16', 'alu'], 'sm.opcodeTiming.dp.mad.initiation': ['16', 'alu'],
-  'l1i.lineBytes': ['256', 'mem'], 'l1i.latencyCycles': ['2', 'mem'],
-  'l1d.sets': ['16', 'mem'], 'l1d.ways': ['2', 'mem'], 'l1d.lineBytes': ['256', 'mem'], 'l1d.sectorBytes': ['1', 'mem'],
-  'l1d.mshrEntries': ['32', 'mem'], 'l1d.missQueueEntries': ['4', 'mem'],
-  'sharedMem.banks': ['64', 'smem'], 'sharedMem.latencyCycles': ['52', 'smem'], 'sharedMem.limitedBroadcast': ['true', 'smem'], 'sharedMem.warpParts': ['2', 'smem'],
-  'l2.lineBytes': ['256', 'mem'], 'l2.latencyCycles': ['2', 'mem'],
-  'interconnect.flitBytes': ['80', 'mem'], 'interconnect.latencyCycles': ['6', 'mem'],
-  'memPartitions.count': ['12', 'mem'], 'memPartitions.subPartitions': ['4', 'mem'], 'memPartitions.ropLatencyCycles': ['240', 'mem'],
-  'memPartitions.dramLatencyCycles': ['200', 'mem'], 'memPartitions.addressMapping.dramIdStartBit': ['16', 'mem'],
-  'dram.chipsPerPartition': ['4', 'mem'], 'dram.busWidthBytes': ['8', 'mem'], 'dram.burstLength': ['16', 'mem'], 'dram.dataCommandFreqRatio': ['8', 'mem'],
-  'dram.banks': ['8', 'mem'], 'dram.bankGroups': ['2', 'mem'], 'dram.timing.tCCD': ['4', 'mem'], 'dram.timing.tRRD': ['12', 'shfl'],
-  'dram.timing.tRCD': ['24', 'mem'], 'dram.timing.tCL': ['24', 'mem'], 'dram.timing.tCCDL': ['6', 'mem'], 'kernel.launchLatencyCycles': ['1', 'mem'],
-};
-
-/**
- * Modelled fields whose effect the small runs above do not show (no L1D hit, no DRAM write, no
- * integer division ...): an override that reaches the model, and the test of the behaviour the
- * unit spec field drives.
- */
-const COVERED: Record<string, [string, string]> = {
-  'sm.warpSize': ['64', 'test/model/sm/occupancy.test.ts'],
-  'sm.maxThreads': ['768', 'test/model/sm/occupancy.test.ts'],
-  'sm.maxCtas': ['2', 'test/model/sm/occupancy.test.ts'],
-  'sm.maxWarps': ['24', 'test/model/sm/occupancy.test.ts'],
-  'sm.registersPerCta': ['1024', 'test/model/sm/occupancy.test.ts'],
-  'sm.sharedMemBytes': ['1024', 'test/model/sm/occupancy.test.ts'],
-  'sm.sharedMemPerCtaBytes': ['1024', 'test/model/sm/occupancy.test.ts'],
-  'sm.sharedMemAllocUnit': ['512', 'test/model/sm/occupancy.test.ts'],
-  'sm.fetchThroughput': ['2', 'test/machines/sm-fetch.test.ts'],
-  'sm.units.dp.count': ['', 'test/model/sm/exec-units.test.ts'],
-  'sm.units.int.count': ['', 'test/model/sm/exec-units.test.ts'],
-  'sm.opcodeTiming.int.div.latency': ['300', 'test/model/sm/exec-units.test.ts'],
-  'sm.opcodeTiming.int.div.initiation': ['16', 'test/model/sm/exec-units.test.ts'],
-  'sm.opcodeTiming.sfu.latency': ['40', 'test/model/sm/exec-units.test.ts'],
-  'sm.opcodeTiming.sfu.initiation': ['16', 'test/model/sm/exec-units.test.ts'],
-  'policies.warpScheduler.kind': ['lrr', 'test/gpu/warp-scheduler.test.ts'],
-  'policies.warpScheduler.readyQueueSize': ['', 'test/model/sm/warp-scheduler.test.ts'],
-  'policies.warpScheduler.inner': ['', 'test/model/sm/warp-scheduler.test.ts'],
-  'policies.warpScheduler.outer': ['', 'test/model/sm/warp-scheduler.test.ts'],
-  'policies.ctaScheduler.kind': ['fixedLimit', 'test/machines/sm-work-manager.test.ts'],
-  'policies.kernelScheduler.kind': ['', 'test/machines/sm-work-manager.test.ts'],
-  'policies.activeCores.kind': ['gateIdle', 'test/machines/power-gating-controller.test.ts'],
-  'l1i.sets': ['8', 'test/machines/sm-fetch.test.ts'],
-  'l1i.ways': ['8', 'test/machines/sm-fetch.test.ts'],
-  'l1i.replacement': ['fifo', 'test/model/mem/tag-array.test.ts'],
-  'l1i.allocation': ['onMiss', 'test/model/mem/tag-array.test.ts'],
-  'l1i.setIndex': ['xor', 'test/model/mem/tag-array.test.ts'],
-  'l1d.replacement': ['fifo', 'test/model/mem/tag-array.test.ts'],
-  'l1d.writePolicy': ['writeBack', 'test/model/mem/cache.test.ts'],
-  'l1d.allocation': ['onFill', 'test/model/mem/tag-array.test.ts'],
-  'l1d.writeAllocate': ['writeAllocate', 'test/machines/gpu-memory/l1d.test.ts'],
-  'l1d.setIndex': ['linear', 'test/model/mem/tag-array.test.ts'],
-  'l1d.mshrMaxMerge': ['2', 'test/machines/gpu-memory/l1d.test.ts'],
-  'l1d.latencyCycles': ['5', 'test/machines/gpu-memory/l1d.test.ts'],
-  'l2.sets': ['32', 'test/machines/gpu-memory/icnt-l2-dram.test.ts'],
-  'l2.ways': ['4', 'test/machines/gpu-memory/icnt-l2-dram.test.ts'],
-  'l2.replacement': ['fifo', 'test/model/mem/tag-array.test.ts'],
-  'l2.writePolicy': ['writeThrough', 'test/model/mem/cache.test.ts'],
-  'l2.allocation': ['', 'test/model/mem/tag-array.test.ts'],
-  'l2.writeAllocate': ['noWriteAllocate', 'test/model/mem/cache.test.ts'],
-  'l2.setIndex': ['xor', 'test/model/mem/tag-array.test.ts'],
-  'l2.mshrEntries': ['1', 'test/machines/gpu-memory/icnt-l2-dram.test.ts'],
-  'l2.mshrMaxMerge': ['1', 'test/model/mem/cache.test.ts'],
-  'l2.missQueueEntries': ['1', 'test/gpu/deadlock.test.ts'],
-  'constCache.latencyCycles': ['20', 'test/machines/gpu-memory/sm-lsu.test.ts'],
-  'interconnect.inputBufferEntries': ['2', 'test/machines/gpu-memory/icnt-l2-dram.test.ts'],
-  'memPartitions.addressMapping.channelBits': ['', 'test/model/mem/address-map.test.ts'],
-  'memPartitions.addressMapping.bankBits': ['', 'test/model/mem/address-map.test.ts'],
-  'memPartitions.addressMapping.rowBits': ['', 'test/model/mem/address-map.test.ts'],
-  'memPartitions.addressMapping.columnBits': ['', 'test/model/mem/address-map.test.ts'],
-  'memPartitions.addressMapping.burstBits': ['', 'test/model/mem/address-map.test.ts'],
-  'memPartitions.partitionIndexing': ['', 'test/model/mem/address-map.test.ts'],
-  'dram.timing.tRAS': ['60', 'test/model/mem/dram.test.ts'],
-  'dram.timing.tRP': ['30', 'test/model/mem/dram.test.ts'],
-  'dram.timing.tRC': ['80', 'test/model/mem/dram.test.ts'],
-  'dram.timing.tWL': ['8', 'test/model/mem/dram.test.ts'],
-  'dram.timing.tCDLR': ['10', 'test/model/mem/dram.test.ts'],
-  'dram.timing.tWR': ['24', 'test/model/mem/dram.test.ts'],
-  'dram.timing.tRTPL': ['4', 'test/model/mem/dram.test.ts'],
-  'dram.scheduler': ['fifo', 'test/machines/gpu-memory/icnt-l2-dram.test.ts'],
-  'dram.schedulerQueueEntries': ['2', 'test/machines/gpu-memory/icnt-l2-dram.test.ts'],
-  'dram.bankIndexing': ['xor', 'test/model/mem/address-map.test.ts'],
-};
-
-const WORKLOADS = { mem: 'scenarios/k-stream-x-words.yaml', alu: 'scenarios/k-dpoly.yaml', smem: 'scenarios/k-histogram-smem.yaml', shfl: 'scenarios/k-reduce-shfl.yaml' } as const;
 const KEYS = ['gpu_sim_cycle', 'gpu_l1d_accesses', 'gpu_l1d_misses', 'gpu_l1d_res_fail', 'gpu_l2_accesses', 'gpu_l2_misses', 'gpu_dram_reads', 'gpu_dram_row_hits'];
 
 function fingerprint(workload: keyof typeof WORKLOADS, overrides: string[]): string {
@@ -144,6 +44,19 @@ describe('config honesty: every field is decided', () => {
     for (const n of NOT_MODELLED) expect(leaves.some((l) => notModelledReason(l) === n.reason), n.pattern).toBe(true);
     // The reporter's example: accepted and ignored before, flagged now.
     expect(notModelledReason('l1d.skipGlobal')).toContain('L1D');
+  });
+
+  it('src/config/MODELLED.md is the table this test checks (regenerate: npx tsx test/config/modelled-table.ts > src/config/MODELLED.md)', () => {
+    expect(readFileSync('src/config/MODELLED.md', 'utf8')).toBe(modelledMarkdown(configLeafPaths(), NOT_MODELLED));
+  });
+
+  it('configFields gives every leaf once with its flag; the reporter\'s l1d.skipGlobal is not modelled, l1d.sets is', () => {
+    const fields = configFields();
+    expect(new Set(fields.map((f) => f.path)).size).toBe(fields.length);
+    expect(fields.find((f) => f.path === 'l1d.skipGlobal')).toEqual({ path: 'l1d.skipGlobal', modelled: false, reason: notModelledReason('l1d.skipGlobal') });
+    expect(fields.find((f) => f.path === 'l1d.sets')).toEqual({ path: 'l1d.sets', modelled: true });
+    // Inside a union (the warp scheduler's two-level options) and an optional (activeCores).
+    expect(fields.filter((f) => f.path.startsWith('policies.')).map((f) => f.path)).toEqual(expect.arrayContaining(['policies.warpScheduler.inner', 'policies.activeCores.kind']));
   });
 
   it('every modelled field reaches the model: overriding it changes a unit spec, a link or the launch limits', () => {
@@ -201,6 +114,15 @@ describe('not-modelled fields warn, and --strict refuses them', () => {
     expect(show.code).toBe(0);
     expect(show.out).toMatch(/^l1d\.skipGlobal = false {2}\[not modelled: /m);
     expect(show.out).not.toMatch(/^l1d\.sets /m);
+  });
+
+  it('config list --not-modelled lists exactly the not-modelled schema fields with their reasons', async () => {
+    const r = await runCli(['config', 'list', '--not-modelled']);
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines).toContain(`l1d.skipGlobal  [not modelled: ${notModelledReason('l1d.skipGlobal')}]`);
+    expect(lines.map((l) => l.split('  ')[0])).toEqual(configFields().filter((f) => !f.modelled).map((f) => f.path));
+    expect(r.out).not.toMatch(/^l1d\.sets /m);
   });
 
   it('the gpgpusim.config importer names the imported options that set not-modelled fields', () => {
