@@ -43,7 +43,7 @@ import { combineBool, compareFloat, compareInt, slctF32 } from './ops/compare.ts
 import { atomic32, atomic64, atomicF64, type Atom32Kind } from './ops/atomic.ts';
 import { bitsToF16, f16ToBits } from './ops/fp-bits.ts';
 import { roundToIntegral, twoSumError, type RoundMode } from './ops/fp-round.ts';
-import { K, NOSLOT, add64Pair, addrReg, copy, generic, kindOf, mulWide32, plainArith, rd, shift64Pair, widthMask, type Kd, type Val } from './lanes.ts';
+import { K, NOSLOT, add64Pair, addrReg, addrRegOffset64, copy, generic, kindOf, mulWide32, plainArith, rd, shift64Pair, widthMask, type Kd, type Val } from './lanes.ts';
 import { check, loadElem, memLoop, resolve, storeElem, windowBase } from './mem-access.ts';
 import { InstrKind, type CallPlan, type CompiledInstr, type Exec, type ExecWarp, type FrameCopy, type Slot } from './exec-types.ts';
 
@@ -400,8 +400,15 @@ class FnCompiler {
     const signed = SCALAR_TYPE_KIND[t] === TypeKind.Signed;
     const total = esz * ins.vec;
     const sp = space;
-    const addrOf = (w: ExecWarp, l: number): number =>
-      (base ? addrReg(w, base, l) : 0) + (symId >= 0 ? w.symAddr[symId]! : 0) + off;
+    // PTX: `[reg+imm]` is computed in the address size of the register, so a 32-bit register
+    // plus an offset wraps modulo 2^32 (nvcc emits `temp - 64*tid` then `[%r+68]`, Rodinia nw).
+    const wrap32 = base !== undefined && base.bits === 32;
+    const wrap64 = base !== undefined && base.bits === 64 && symId < 0;
+    const addrOf = wrap32
+      ? (w: ExecWarp, l: number): number => (addrReg(w, base!, l) + (symId >= 0 ? w.symAddr[symId]! : 0) + off) >>> 0
+      : wrap64
+        ? (w: ExecWarp, l: number): number => addrRegOffset64(w, base!, l, off)
+        : (w: ExecWarp, l: number): number => (base ? addrReg(w, base, l) : 0) + (symId >= 0 ? w.symAddr[symId]! : 0) + off;
 
     if (ins.op === Opcode.Ld || ins.op === Opcode.Ldu) {
       const d = ins.dst[0]!;
@@ -442,7 +449,7 @@ class FnCompiler {
               const gm = w.gmem;
               for (let l = 0; l < 32; l++) {
                 if (((mask >>> l) & 1) === 0) continue;
-                const a = addrReg(w, base, l) + off;
+                const a = wrap32 ? (addrReg(w, base, l) + off) >>> 0 : addrRegOffset64(w, base, l, off);
                 addrs[l] = a;
                 u32[ds + l] = gm.page(a, 4).u32[(a & 0xffff) >> 2]!;
               }
@@ -458,7 +465,7 @@ class FnCompiler {
             const lim = w.sharedBytes;
             for (let l = 0; l < 32; l++) {
               if (((mask >>> l) & 1) === 0) continue;
-              const a = addrReg(w, base, l) + off;
+              const a = wrap32 ? (addrReg(w, base, l) + off) >>> 0 : addrRegOffset64(w, base, l, off);
               addrs[l] = a;
               if ((a & 3) !== 0 || !(a >= 0 && a + 4 <= lim)) check(a, 4, lim, 'shared');
               u32[ds + l] = sh[a >> 2]!;
@@ -492,7 +499,7 @@ class FnCompiler {
             const gm = w.gmem;
             for (let l = 0; l < 32; l++) {
               if (((mask >>> l) & 1) === 0) continue;
-              const a = addrReg(w, base, l) + off;
+              const a = wrap32 ? (addrReg(w, base, l) + off) >>> 0 : addrRegOffset64(w, base, l, off);
               addrs[l] = a;
               gm.page(a, 4).u32[(a & 0xffff) >> 2] = u32[ss + l]!;
             }

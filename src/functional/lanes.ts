@@ -144,6 +144,23 @@ export function addrReg(w: ExecWarp, s: Slot, l: number): number {
   return w.u32[s.slot + l]!;
 }
 
+/**
+ * A 64-bit register plus an immediate offset as an address, wrapping modulo 2^64 as PTX
+ * defines `[reg+imm]` (a register holding `p - 8` as two's complement, plus 8, is `p`).
+ * Exact for every address below 2^53; anything that wraps elsewhere lands far outside every
+ * memory window and faults there.
+ * @param off immediate offset, |off| < 2^31
+ */
+export function addrRegOffset64(w: ExecWarp, s: Slot, l: number, off: number): number {
+  const i = s.slot + 2 * l;
+  const lo = w.u32[i]!;
+  const hi = w.u32[i + 1]!;
+  const v = lo + off;
+  if (v >= 4294967296) return hi === 0xffffffff ? v - 4294967296 : (hi + 1) * 4294967296 + (v - 4294967296);
+  if (v < 0) return hi === 0 ? 18446744073709551616 + v : (hi - 1) * 4294967296 + (v + 4294967296);
+  return hi * 4294967296 + v;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Specialised lane loops
 // ---------------------------------------------------------------------------------------------
