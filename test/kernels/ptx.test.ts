@@ -33,6 +33,7 @@ const REQUIRED = [
   'bfs-level',
   'dpoly',
   'pointer-chase',
+  'nw-tile',
 ];
 
 describe('kernel library', () => {

@@ -129,6 +129,23 @@ type Sanity = (initial: Record<string, TypedArray>, result: Record<string, Typed
 
 /** Independent, approximate expectations on each scenario's reference results. */
 const scenarioSanity: Record<string, Sanity> = {
+  nw_tile(initial, result) {
+    // The whole dynamic program in plain row-major order (no tiles) gives the same matrix.
+    const sim = initial.sim as Int32Array;
+    const got = result.score as Int32Array;
+    const n = 64;
+    const w = n + 1;
+    const s = new Int32Array(w * w);
+    for (let i = 0; i <= n; i++) {
+      s[i * w] = -2 * i;
+      s[i] = -2 * i;
+    }
+    for (let i = 1; i <= n; i++) for (let j = 1; j <= n; j++) s[i * w + j] = Math.max(s[(i - 1) * w + j - 1]! + sim[i * w + j]!, s[(i - 1) * w + j]! - 2, s[i * w + j - 1]! - 2);
+    expect([...got]).toEqual([...s]);
+    // Aligning every pair scores at most 6 per step and at least -2 per gap.
+    expect(got[n * w + n]!).toBeLessThanOrEqual(6 * n);
+    expect(got[n * w + n]!).toBeGreaterThanOrEqual(-4 * n);
+  },
   vecadd(initial, result) {
     const { a, b } = initial as { a: Float32Array; b: Float32Array };
     const c = result.c as Float32Array;

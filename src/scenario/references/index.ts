@@ -9,6 +9,7 @@ import { bfsLevel } from './bfs-level.ts';
 import { dpoly } from './dpoly.ts';
 import { histogramSmem } from './histogram-smem.ts';
 import { matmulTiled } from './matmul-tiled.ts';
+import { nwTile } from './nw-tile.ts';
 import { pointerChase } from './pointer-chase.ts';
 import { reduceShfl } from './reduce-shfl.ts';
 import { reduceSmem } from './reduce-smem.ts';
@@ -34,6 +35,7 @@ export const kernelReferences: Record<string, KernelReference> = {
   bfs_level: bfsLevel,
   dpoly,
   pointer_chase: pointerChase,
+  nw_tile: nwTile,
 };
 
 export type {
