@@ -159,10 +159,11 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
     const s = snap.context;
     const live = s.ctas.filter((c) => c.cta !== null);
     if (live.length === 0) return null;
-    const stuck = s.slots
-      .map((ws, i) => (ws.warp !== null ? `w${i}${ws.exited ? ' exited' : ''}${ws.outstanding ? ` ${ws.outstanding} outstanding` : ''}${ws.warp.atBarrier >= 0 ? ' at barrier' : ''}` : null))
-      .filter((x) => x !== null)
-      .slice(0, 8);
-    return `${live.length} CTAs resident; warps: ${stuck.join(', ')}`;
+    const kernels = [...new Set(live.map((c) => c.kernel!.name))].join(', ');
+    const warps = s.slots
+      .map((ws, i) => (ws.warp !== null ? `w${i}${ws.exited ? ' exited' : ` pc ${ws.warp.functionIndex}:${ws.warp.pc}`}${ws.outstanding ? ` ${ws.outstanding} outstanding` : ''}${ws.warp.atBarrier >= 0 ? ' at barrier' : ''}` : null))
+      .filter((x) => x !== null);
+    const shown = warps.slice(0, 8);
+    return `${live.length} CTAs of ${kernels} resident; warps: ${shown.join(', ')}${warps.length > shown.length ? ` (+${warps.length - shown.length} more)` : ''}`;
   },
 });

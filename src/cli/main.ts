@@ -38,6 +38,15 @@ import { configTopology, formatTopology } from './topology.ts';
 /** Exit codes of the CLI. */
 export const ExitCode = { ok: 0, checkFailed: 1, badInput: 2, simulationFailed: 3 } as const;
 
+/** A commander parser for a positive integer option; a clean input error otherwise. */
+function positiveInt(flag: string): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (!(Number.isInteger(n) && n >= 1 && n <= 1e12)) throw new InputError({ file: flag }, `must be an integer from 1 to 1e12, got '${value}'`, flag);
+    return n;
+  };
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
@@ -63,6 +72,7 @@ interface KernelRunOpts {
   traceKinds?: string[];
   inspect?: string;
   strict?: boolean;
+  maxCycles?: number;
 }
 
 /** Runs a kernel scenario, functionally or on the timing model. */
@@ -107,6 +117,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     result = runKernelScenarioTiming(loaded, {
       configOverrides: opts.configSet ?? [],
       strict: opts.strict === true,
+      ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
       onEngine: (engine) => {
         engineRef = engine;
         if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
@@ -230,6 +241,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--gpu <preset|gpgpusim.config>', 'the GPU for --accelsim-trace (default gtx480)')
     .option('--unknown-opcode <policy>', 'unknown SASS opcodes: error or alu', 'error')
     .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
+    .option('--max-cycles <n>', 'stop a timing run as runaway after this many core cycles (exit 3, partial statistics written)', positiveInt('--max-cycles'))
     .option('--strict', 'refuse a config override of a field the model does not read (not modelled), instead of warning')
     .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each) as JSON Lines')
     .action(async (file: string | undefined, opts) => {

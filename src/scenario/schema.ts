@@ -138,6 +138,13 @@ export const scenarioSchema = z
       .optional()
       .describe('run an Accel-Sim SASS trace on the timing model'),
     deadlockCycles: z.number().int().min(1).default(100_000).describe('core cycles without progress before a run is declared deadlocked'),
+    maxCycles: z
+      .number()
+      .int()
+      .min(1)
+      .max(1e12)
+      .default(1_000_000_000)
+      .describe('core cycles after which a timing run is stopped as runaway (a kernel that never ends); far above any run of the library'),
   })
   .strict();
 

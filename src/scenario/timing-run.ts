@@ -37,6 +37,8 @@ export interface TimingRunOptions {
   readonly pollEveryCycle?: boolean;
   /** Refuse a not-modelled config field set to a value other than the preset's (`--strict`). */
   readonly strict?: boolean;
+  /** Cycle cap overriding the scenario's `maxCycles` (`--max-cycles`). */
+  readonly maxCycles?: number;
 }
 
 /** Outcome of a timing run. */
@@ -122,7 +124,7 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
   };
   const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, { pollEveryCycle: options.pollEveryCycle ?? false, extensionSource });
   options.onEngine?.(engine);
-  runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress);
+  runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress, options.maxCycles ?? scenario.maxCycles);
   const final = readBackBuffers(loaded, prepared);
   const checks = checkKernelScenario(loaded, prepared, final, engine.stats);
   return { engine, config, checks, passed: checks.every((c) => c.passed), buffers: final, prepared, warnings };
@@ -157,12 +159,15 @@ function progress(engine: Engine): number {
  * shows no progress while units report pending work, or when the queue drains with work left.
  * @throws SimulationError with the report in `details`
  */
-export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress?: (engine: Engine) => void): void {
+export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress?: (engine: Engine) => void, maxCycles = Infinity): void {
+  const core = engine.clock('core');
   const windowPs = Math.ceil((deadlockCycles * 1e12) / (config.clocks.core * 1e6));
+  const capPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
   let last = progress(engine);
   const every = 1 << 16;
   for (;;) {
-    const r = engine.run(engine.now + windowPs, onProgress ? (e) => ((e.events.value & (every - 1)) === 0 && onProgress(e), false) : null);
+    const until = Math.min(engine.now + windowPs, capPs);
+    const r = engine.run(until, onProgress ? (e) => ((e.events.value & (every - 1)) === 0 && onProgress(e), false) : null);
     const pending = engine.pendingWork();
     if (r.reason === 'idle' || r.reason === 'finished') {
       if (pending.length === 0) {
@@ -171,10 +176,24 @@ export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: 
       }
       throw deadlock(engine, 'the event queue drained with work pending', pending);
     }
+    if (r.reason === 'timeLimit' && until === capPs) {
+      engine.finalize();
+      throw runaway(engine, maxCycles, pending);
+    }
     const now = progress(engine);
     if (now === last && pending.length > 0) throw deadlock(engine, `no progress for ${deadlockCycles} core cycles`, pending);
     last = now;
   }
+}
+
+/**
+ * The report of a run stopped at its cycle cap: a kernel that never ends (a spin on a flag no
+ * other CTA sets). Names the kernels still running and each resident warp with its PC.
+ */
+function runaway(engine: Engine, maxCycles: number, pending: { unit: string; work: string }[]): SimulationError {
+  const report = { time_ps: engine.now, reason: `cycle cap of ${maxCycles} core cycles reached (maxCycles / --max-cycles)`, units: pending };
+  const lines = [`runaway run stopped at ${engine.now} ps: ${report.reason}`, ...pending.map((p) => `  ${p.unit}: ${p.work}`)];
+  return new SimulationError(lines.join('\n'), report);
 }
 
 function deadlock(engine: Engine, why: string, pending: { unit: string; work: string }[]): SimulationError {
