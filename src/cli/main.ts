@@ -38,6 +38,13 @@ import { configTopology, formatTopology } from './topology.ts';
 /** Exit codes of the CLI. */
 export const ExitCode = { ok: 0, checkFailed: 1, badInput: 2, simulationFailed: 3 } as const;
 
+/** `--seed`: an integer from 0 to 2^32 - 1 (1.5, 1e99 and -1 are refused, not truncated). */
+function seedArg(value: string): number {
+  const n = Number(value);
+  if (!(Number.isInteger(n) && n >= 0 && n <= 0xffffffff)) throw new InputError({ file: '--seed' }, `must be an integer from 0 to 4294967295, got '${value}'`);
+  return n;
+}
+
 /** A commander parser for a positive integer option; a clean input error otherwise. */
 function positiveInt(flag: string): (value: string) => number {
   return (value: string) => {
@@ -224,7 +231,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .command('run')
     .description('run a scenario file (YAML or JSON), or an Accel-Sim trace with --accelsim-trace, and print statistics')
     .argument('[scenario]', 'scenario file')
-    .option('--seed <n>', 'override the scenario seed', (v) => Number.parseInt(v, 10))
+    .option('--seed <n>', 'override the scenario seed (an integer from 0 to 2^32 - 1)', seedArg)
     .option('--until <time>', 'stop at this simulated time (10us, 2500ns, 123ps)')
     .option('--trace <file.jsonl>', 'write the message trace as JSON Lines')
     .option('--perfetto <file.json>', 'write a Chrome Trace Event / Perfetto JSON file')

@@ -118,7 +118,7 @@ export const scenarioSchema = z
   .object({
     name: z.string(),
     description: z.string().optional(),
-    seed: z.number().int().default(1),
+    seed: z.number().int().min(0).max(0xffffffff).default(1).describe('run seed (0 to 2^32 - 1)'),
     until: duration.optional().describe('stop time (default: run until idle)'),
     mode: z.enum(['network', 'functional', 'timing']).optional(),
     clocks: z.record(z.string(), frequency).default({ core: '1400MHz' }),

@@ -32,7 +32,15 @@ export class YamlSource {
       const pos = this.lines.linePos(err.pos[0]);
       throw new InputError({ file, line: pos.line, column: pos.col }, `syntax error: ${err.message.split('\n')[0]}`);
     }
-    this.value = this.doc.toJS({ maxAliasCount: 1000 });
+    try {
+      // The yaml library refuses documents whose aliases expand beyond this count (an alias bomb).
+      this.value = this.doc.toJS({ maxAliasCount: 1000 });
+    } catch (e) {
+      if (e instanceof ReferenceError || e instanceof RangeError) {
+        throw new InputError({ file }, `YAML aliases expand too far (more than 1000 alias expansions; an "alias bomb"): ${e.message}`);
+      }
+      throw e;
+    }
   }
 
   /**

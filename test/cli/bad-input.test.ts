@@ -1,0 +1,46 @@
+/**
+ * Bad input is a clean exit 2 naming the file or argument (issue 9 items 2 and 5): YAML alias
+ * bombs (top level and inside a unit's params) and seeds that are not integers in range.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
+
+/** Nine levels of nine aliases: 9^9 (about 387 million) nodes if expanded. */
+function bomb(indent: string): string[] {
+  const levels = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+  const lines = [`${indent}a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]`];
+  for (let i = 1; i < levels.length; i++) lines.push(`${indent}${levels[i]}: &${levels[i]} [${Array(9).fill(`*${levels[i - 1]}`).join(', ')}]`);
+  return lines;
+}
+
+function file(name: string, text: string): string {
+  const p = join(mkdtempSync(join(tmpdir(), 'warpstate-bad-')), name);
+  writeFileSync(p, text);
+  return p;
+}
+
+describe('bad input exits 2 with the file or argument named', () => {
+  it('a YAML alias bomb at the top level', async () => {
+    const f = file('bomb.yaml', [...bomb(''), 'name: [*h, *h, *h, *h, *h, *h, *h, *h, *h]'].join('\n') + '\n');
+    const r = await runCli(['run', f]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${f}: YAML aliases expand too far`);
+    expect(r.err).not.toContain('    at ');
+  });
+
+  it('a YAML alias bomb inside a unit\'s params', async () => {
+    const f = file('net.yaml', ['name: net', 'clocks: { core: 1GHz }', 'units:', '  - name: MEM', '    kind: fixedLatencyMemory', '    params:', ...bomb('      '), 'links: []'].join('\n') + '\n');
+    const r = await runCli(['run', f]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('YAML aliases expand too far');
+  });
+
+  it.each(['1.5', '1e99', '-1', 'seven'])('--seed %s is refused, not truncated', async (seed) => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--seed', seed, '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`--seed: must be an integer from 0 to 4294967295, got '${seed}'`);
+  });
+});
