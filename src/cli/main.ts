@@ -16,7 +16,7 @@ import { runKernelScenarioFunctional } from '../scenario/kernel-run.ts';
 import { loadScenario, type LoadedScenario } from '../scenario/loader.ts';
 import { JsonlSink, writeOutputFile } from '../trace/sinks.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
-import { runKernelScenarioTiming, type TimingRunResult } from '../scenario/timing-run.ts';
+import { runKernelScenarioTimingAsync, RunInterrupted, type InterruptFlag, type TimingRunResult } from '../scenario/timing-run.ts';
 import { runAccelSimTrace, type TraceRunResult } from '../scenario/trace-run.ts';
 import { writePtxScenarioTrace } from '../frontends/accelsim/ptx-trace.ts';
 import { evaluateStatCheck } from '../scenario/run.ts';
@@ -109,19 +109,35 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   const started = Date.now();
   let lastReport = started;
   const inspected: string[] = [];
-  const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string) => {
+  const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string, signal?: string) => {
     recorder?.close();
     if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
     if (engineRef !== null && opts.stats !== undefined) {
-      const stop = error === undefined ? { reason: 'done', time_ps: engineRef.now } : { reason: 'error', time_ps: engineRef.now, error };
+      const stop =
+        signal !== undefined
+          ? { reason: 'interrupted', signal, partial: true, time_ps: engineRef.now }
+          : error === undefined
+            ? { reason: 'done', time_ps: engineRef.now }
+            : { reason: 'error', partial: true, time_ps: engineRef.now, error };
       writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, stop, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
     }
     if (opts.perfetto !== undefined && traceFile !== undefined && engineRef !== null) await exportPerfettoFile(traceFile, opts.perfetto);
     if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
   };
   let result: TimingRunResult;
+  // SIGINT / SIGTERM stop the run at the current event; what was simulated is written (partial
+  // statistics, the closed JSONL trace, the Perfetto file) and the exit code is 128 + signal. A
+  // second signal exits at once.
+  const interrupt: InterruptFlag = { signal: null };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupt.signal !== null) process.exit(signal === 'SIGINT' ? 130 : 143);
+    interrupt.signal = signal;
+    err(`[warpstate] ${signal}: stopping at the current event and writing partial results (again to exit at once)\n`);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
-    result = runKernelScenarioTiming(loaded, {
+    result = await runKernelScenarioTimingAsync(loaded, {
       configOverrides: opts.configSet ?? [],
       strict: opts.strict === true,
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
@@ -142,10 +158,18 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
           err(`[warpstate] cycle ${engine.clock('core').cycleAt(engine.now)}, ${engine.stats.value('gpu_tot_warp_insts') ?? 0} warp instructions, ${((now - started) / 1000).toFixed(1)} s\n`);
         }
       },
-    });
+    }, interrupt);
   } catch (e) {
+    if (e instanceof RunInterrupted) {
+      await finish([], e.message, e.signal);
+      err(`[warpstate] ${e.message}; partial results written\n`);
+      return e.signal === 'SIGINT' ? 130 : 143;
+    }
     await finish([], (e as Error).message);
     throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   await finish(result.checks);
   for (const w of result.warnings) err(`${w}\n`);

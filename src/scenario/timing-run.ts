@@ -72,11 +72,10 @@ export function estimateRegsPerThread(prepared: PreparedKernelScenario['launches
 }
 
 /**
- * Runs a kernel scenario on the timing model.
- * @throws InputError for a bad scenario, config, or a launch the GPU cannot hold (003 eq. 3.1,
- *   the limit named); SimulationError for a deadlock (with its report) or a kernel fault
+ * Builds the engine of a kernel scenario's timing run (config, launches, GPU) without running it.
+ * @throws InputError for a bad scenario, config, or a launch the GPU cannot hold (003 eq. 3.1)
  */
-export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunResult {
+export function setupKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunSetup {
   const { scenario, source } = loaded;
   const gpuSpec = scenario.gpu ?? { preset: 'gtx480', set: [], extensions: [] };
   const overrides = [...gpuSpec.set, ...(options.configOverrides ?? [])];
@@ -124,10 +123,63 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
   };
   const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, { pollEveryCycle: options.pollEveryCycle ?? false, extensionSource });
   options.onEngine?.(engine);
-  runWithWatchdog(engine, scenario.deadlockCycles, config, options.onProgress, options.maxCycles ?? scenario.maxCycles);
+  return { loaded, engine, config, prepared, warnings, deadlockCycles: scenario.deadlockCycles, maxCycles: options.maxCycles ?? scenario.maxCycles };
+}
+
+/** A timing run built and ready to run (see {@link setupKernelScenarioTiming}). */
+export interface TimingRunSetup {
+  readonly loaded: LoadedScenario;
+  readonly engine: Engine;
+  readonly config: GpuConfig;
+  readonly prepared: PreparedKernelScenario;
+  readonly warnings: readonly string[];
+  readonly deadlockCycles: number;
+  readonly maxCycles: number;
+}
+
+/** Reads the buffers back and checks them, after the run (see {@link setupKernelScenarioTiming}). */
+export function completeKernelScenarioTiming(setup: TimingRunSetup): TimingRunResult {
+  const { loaded, engine, config, prepared, warnings } = setup;
   const final = readBackBuffers(loaded, prepared);
   const checks = checkKernelScenario(loaded, prepared, final, engine.stats);
   return { engine, config, checks, passed: checks.every((c) => c.passed), buffers: final, prepared, warnings };
+}
+
+/**
+ * Runs a kernel scenario on the timing model.
+ * @throws InputError for a bad scenario, config, or a launch the GPU cannot hold (003 eq. 3.1,
+ *   the limit named); SimulationError for a deadlock (with its report), a runaway run, or a
+ *   kernel fault
+ */
+export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunResult {
+  const setup = setupKernelScenarioTiming(loaded, options);
+  runWithWatchdog(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles);
+  return completeKernelScenarioTiming(setup);
+}
+
+/** A request to stop a run, set from a signal handler (`SIGINT`, `SIGTERM`). */
+export interface InterruptFlag {
+  /** The signal that asked the run to stop, or null. */
+  signal: string | null;
+}
+
+/** A run stopped by a signal: statistics are partial, the simulated time is `engine.now`. */
+export class RunInterrupted extends Error {
+  constructor(readonly signal: string, readonly timePs: number) {
+    super(`interrupted by ${signal} at ${timePs} ps`);
+    this.name = 'RunInterrupted';
+  }
+}
+
+/**
+ * {@link runKernelScenarioTiming} that yields to the event loop every 2^16 events, so a signal
+ * handler can set `interrupt`; the run then stops at the current event (finalize hooks run) and
+ * throws {@link RunInterrupted}.
+ */
+export async function runKernelScenarioTimingAsync(loaded: LoadedScenario, options: TimingRunOptions, interrupt: InterruptFlag): Promise<TimingRunResult> {
+  const setup = setupKernelScenarioTiming(loaded, options);
+  await runWithWatchdogAsync(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles, interrupt);
+  return completeKernelScenarioTiming(setup);
 }
 
 /**
@@ -183,6 +235,47 @@ export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: 
     const now = progress(engine);
     if (now === last && pending.length > 0) throw deadlock(engine, `no progress for ${deadlockCycles} core cycles`, pending);
     last = now;
+  }
+}
+
+/** {@link runWithWatchdog}, yielding to the event loop every 2^16 events and honouring `interrupt`. */
+export async function runWithWatchdogAsync(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress: ((engine: Engine) => void) | undefined, maxCycles: number, interrupt: InterruptFlag): Promise<void> {
+  const core = engine.clock('core');
+  const windowPs = Math.ceil((deadlockCycles * 1e12) / (config.clocks.core * 1e6));
+  const capPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
+  let last = progress(engine);
+  let windowEnd = Math.min(engine.now + windowPs, capPs);
+  const every = 1 << 16;
+  for (;;) {
+    const r = engine.run(windowEnd, (e) => {
+      if ((e.events.value & (every - 1)) !== 0) return false;
+      onProgress?.(e);
+      return true;
+    });
+    if (r.reason === 'predicate') {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (interrupt.signal !== null) {
+        engine.finalize();
+        throw new RunInterrupted(interrupt.signal, engine.now);
+      }
+      continue;
+    }
+    const pending = engine.pendingWork();
+    if (r.reason === 'idle' || r.reason === 'finished') {
+      if (pending.length === 0) {
+        engine.finalize();
+        return;
+      }
+      throw deadlock(engine, 'the event queue drained with work pending', pending);
+    }
+    if (r.reason === 'timeLimit' && windowEnd === capPs) {
+      engine.finalize();
+      throw runaway(engine, maxCycles, pending);
+    }
+    const now = progress(engine);
+    if (now === last && pending.length > 0) throw deadlock(engine, `no progress for ${deadlockCycles} core cycles`, pending);
+    last = now;
+    windowEnd = Math.min(engine.now + windowPs, capPs);
   }
 }
 
