@@ -14,7 +14,7 @@ import { applyConfigOverrides, configToJson, formatConfig, getPreset, presetName
 import { InputError, SimulationError } from '../errors.ts';
 import { runKernelScenarioFunctional } from '../scenario/kernel-run.ts';
 import { loadScenario, type LoadedScenario } from '../scenario/loader.ts';
-import { JsonlSink, writeOutputFile } from '../trace/sinks.ts';
+import { JsonlSink, outputError, writeOutputFile } from '../trace/sinks.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
 import { runKernelScenarioTimingAsync, RunInterrupted, type InterruptFlag, type TimingRunResult } from '../scenario/timing-run.ts';
 import { runAccelSimTrace, type TraceRunResult } from '../scenario/trace-run.ts';
@@ -109,6 +109,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   const started = Date.now();
   let lastReport = started;
   const inspected: string[] = [];
+  let sink: JsonlSink | null = null;
   const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string, signal?: string) => {
     recorder?.close();
     if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
@@ -121,8 +122,16 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
             : { reason: 'error', partial: true, time_ps: engineRef.now, error };
       writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, stop, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
     }
-    if (opts.perfetto !== undefined && traceFile !== undefined && engineRef !== null) await exportPerfettoFile(traceFile, opts.perfetto);
+    if (opts.perfetto !== undefined && traceFile !== undefined && engineRef !== null) {
+      try {
+        await exportPerfettoFile(traceFile, opts.perfetto);
+      } catch (e) {
+        throw e instanceof InputError ? e : outputError(opts.perfetto, e);
+      }
+    }
     if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
+    // A trace that could not be written (a full disk) is reported once, after the rest is saved.
+    if (sink?.error) throw sink.error;
   };
   let result: TimingRunResult;
   // SIGINT / SIGTERM stop the run at the current event; what was simulated is written (partial
@@ -145,13 +154,15 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
         engineRef = engine;
         if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
         if (traceFile !== undefined) {
-          recorder = new TraceRecorder(engine, [new JsonlSink(traceFile)], loaded.scenario.name, {
+          sink = new JsonlSink(traceFile);
+          recorder = new TraceRecorder(engine, [sink], loaded.scenario.name, {
             ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
             ...(opts.traceKinds ? { kinds: opts.traceKinds } : {}),
           });
         }
       },
       onProgress: (engine) => {
+        if (sink?.error) throw sink.error; // stop the run: the trace can no longer be written
         const now = Date.now();
         if (now - lastReport >= 2000) {
           lastReport = now;

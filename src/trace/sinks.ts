@@ -7,7 +7,7 @@
  * - {@link RingSink}: the last N records in memory (for tests and post-mortem reports).
  * - {@link TraceFilter}: unit-name globs, message-kind globs and a time window.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { InputError } from '../errors.ts';
 import picomatch from 'picomatch';
@@ -20,18 +20,38 @@ import { encodeRecord, recordTime, type TraceRecord } from './records.ts';
  */
 export function openOutputFile(path: string): number {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    ensureDir(dirname(path));
     return openSync(path, 'w');
   } catch (e) {
-    throw new InputError({ file: path }, `cannot write output file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw outputError(path, e);
   }
 }
 
-/** Writes a whole output file, creating its directory first. @throws InputError as {@link openOutputFile} */
+/**
+ * Creates a directory and its missing parents one at a time (Node 20's recursive `mkdirSync`
+ * never returns for a path under `/proc`); each step fails fast with the OS error.
+ */
+function ensureDir(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) ensureDir(parent);
+  mkdirSync(dir);
+}
+
+/** The input error of an output path that cannot be written: the path, the OS code and message. */
+export function outputError(path: string, e: unknown): InputError {
+  const err = e as NodeJS.ErrnoException;
+  const detail = err.code !== undefined ? `${err.code}: ${err.message.replace(/^[A-Z]+: /, '').replace(/, \w+ '.*'$/, '')}` : String(e);
+  return new InputError({ file: path }, `cannot write output file (${detail})`);
+}
+
+/** Writes a whole output file, creating its directory first. @throws InputError naming the path and the OS error */
 export function writeOutputFile(path: string, text: string): void {
   const fd = openOutputFile(path);
   try {
     writeSync(fd, text);
+  } catch (e) {
+    throw outputError(path, e);
   } finally {
     closeSync(fd);
   }
@@ -65,6 +85,7 @@ export class JsonlSink implements TraceSink {
   }
 
   write(rec: TraceRecord): void {
+    if (this.fd === null) return;
     const line = encodeRecord(rec) + '\n';
     this.chunks.push(line);
     this.pendingBytes += line.length;
@@ -72,10 +93,19 @@ export class JsonlSink implements TraceSink {
     if (this.pendingBytes >= this.flushBytes) this.flush();
   }
 
-  /** Writes buffered lines to the file. */
+  /** The first write failure (a full disk): later records are dropped; the run driver reports it once. */
+  error: InputError | null = null;
+
+  /** Writes buffered lines to the file; a failure is kept in {@link error} and stops the sink. */
   flush(): void {
     if (this.fd === null || this.chunks.length === 0) return;
-    writeSync(this.fd, this.chunks.join(''));
+    try {
+      writeSync(this.fd, this.chunks.join(''));
+    } catch (e) {
+      this.error = outputError(this.path, e);
+      closeSync(this.fd);
+      this.fd = null;
+    }
     this.chunks = [];
     this.pendingBytes = 0;
   }
@@ -83,6 +113,7 @@ export class JsonlSink implements TraceSink {
   close(): void {
     if (this.fd === null) return;
     this.flush();
+    if (this.fd === null) return;
     closeSync(this.fd);
     this.fd = null;
   }

@@ -2,7 +2,7 @@
  * Bad input is a clean exit 2 naming the file or argument (issue 9 items 2 and 5): YAML alias
  * bombs (top level and inside a unit's params) and seeds that are not integers in range.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,5 +42,25 @@ describe('bad input exits 2 with the file or argument named', () => {
     const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--seed', seed, '-q']);
     expect(r.code).toBe(2);
     expect(r.err).toContain(`--seed: must be an integer from 0 to 4294967295, got '${seed}'`);
+  });
+});
+
+describe('output paths that cannot be written are reported once, with the path and the OS error', () => {
+  it.each([['--stats'], ['--trace'], ['--perfetto']])('%s /dev/full (a full disk): exit 2, ENOSPC named', async (flag) => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', flag, '/dev/full', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('/dev/full: cannot write output file (ENOSPC: no space left on device');
+    expect(r.err.match(/cannot write output file/g)).toHaveLength(1);
+    expect(r.err).not.toContain('    at ');
+  });
+
+  it('a directory that cannot be created fails at once (no hang), and what can be written is written', async () => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--stats', '/proc/warpstate-none/stats.json', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('/proc/warpstate-none/stats.json: cannot write output file (ENOENT');
+    const stats = join(mkdtempSync(join(tmpdir(), 'warpstate-out-')), 'stats.json');
+    const t = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--trace', '/dev/full', '--stats', stats, '-q']);
+    expect(t.code).toBe(2);
+    expect(JSON.parse(readFileSync(stats, 'utf8')).stats.gpu_sim_cycle).toBeGreaterThan(0);
   });
 });

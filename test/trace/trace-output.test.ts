@@ -147,6 +147,6 @@ describe('output files', () => {
     writeFileSync(blocker, 'not a directory');
     const bad = await runCli(['run', scenarioFile, ...short, '--stats', join(blocker, 's.json'), '-q']);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/^error: .*plain-file\/s\.json: cannot write output file \(E[A-Z]+\)\n$/);
+    expect(bad.err).toMatch(/^error: .*plain-file\/s\.json: cannot write output file \(E[A-Z]+: [^)]+\)\n$/);
   });
 });
