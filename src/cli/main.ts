@@ -80,6 +80,9 @@ interface KernelRunOpts {
   inspect?: string;
   strict?: boolean;
   maxCycles?: number;
+  until?: string;
+  traceFrom?: string;
+  traceTo?: string;
 }
 
 /** Runs a kernel scenario, functionally or on the timing model. */
@@ -110,6 +113,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   let lastReport = started;
   const inspected: string[] = [];
   let sink: JsonlSink | null = null;
+  let stoppedAt: number | undefined;
   const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string, signal?: string) => {
     recorder?.close();
     if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
@@ -117,9 +121,11 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
       const stop =
         signal !== undefined
           ? { reason: 'interrupted', signal, partial: true, time_ps: engineRef.now }
-          : error === undefined
-            ? { reason: 'done', time_ps: engineRef.now }
-            : { reason: 'error', partial: true, time_ps: engineRef.now, error };
+          : error !== undefined
+            ? { reason: 'error', partial: true, time_ps: engineRef.now, error }
+            : stoppedAt !== undefined
+              ? { reason: 'until', partial: true, time_ps: stoppedAt }
+              : { reason: 'done', time_ps: engineRef.now };
       writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, stop, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
     }
     if (opts.perfetto !== undefined && traceFile !== undefined && engineRef !== null) {
@@ -150,6 +156,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
       configOverrides: opts.configSet ?? [],
       strict: opts.strict === true,
       ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+      ...(opts.until !== undefined ? { untilPs: parseDuration(opts.until, { file: '--until' }, 'until') } : {}),
       onEngine: (engine) => {
         engineRef = engine;
         if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
@@ -158,6 +165,8 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
           recorder = new TraceRecorder(engine, [sink], loaded.scenario.name, {
             ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
             ...(opts.traceKinds ? { kinds: opts.traceKinds } : {}),
+            ...(opts.traceFrom ? { from: parseDuration(opts.traceFrom, { file: '--trace-from' }, 'trace-from') } : {}),
+            ...(opts.traceTo ? { to: parseDuration(opts.traceTo, { file: '--trace-to' }, 'trace-to') } : {}),
           });
         }
       },
@@ -182,8 +191,10 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
+  stoppedAt = result.stoppedAtPs;
   await finish(result.checks);
   for (const w of result.warnings) err(`${w}\n`);
+  if (stoppedAt !== undefined) err(`[warpstate] stopped at ${stoppedAt} ps (--until / until) before the kernels finished: partial statistics; reference checks not evaluated\n`);
   if (!opts.quiet) {
     out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}) on ${result.config.name}: ${loaded.scenario.launches.length} launch(es), timing mode\n`);
     out(result.engine.stats.format() + '\n');

@@ -39,6 +39,8 @@ export interface TimingRunOptions {
   readonly strict?: boolean;
   /** Cycle cap overriding the scenario's `maxCycles` (`--max-cycles`). */
   readonly maxCycles?: number;
+  /** Stop time, ps, overriding the scenario's `until` (`--until`): partial statistics, no checks. */
+  readonly untilPs?: number;
 }
 
 /** Outcome of a timing run. */
@@ -51,6 +53,8 @@ export interface TimingRunResult {
   readonly prepared: PreparedKernelScenario;
   /** Not-modelled config fields the overrides changed (ignored by the simulation: warn the user). */
   readonly warnings: readonly string[];
+  /** Set when the run stopped at `until` (ps) before the workload finished: statistics are partial, checks not evaluated. */
+  readonly stoppedAtPs?: number;
 }
 
 /**
@@ -123,7 +127,8 @@ export function setupKernelScenarioTiming(loaded: LoadedScenario, options: Timin
   };
   const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, { pollEveryCycle: options.pollEveryCycle ?? false, extensionSource });
   options.onEngine?.(engine);
-  return { loaded, engine, config, prepared, warnings, deadlockCycles: scenario.deadlockCycles, maxCycles: options.maxCycles ?? scenario.maxCycles };
+  const untilPs = options.untilPs ?? (scenario.until === undefined ? Infinity : parseDuration(scenario.until, source.locate(['until']), 'until'));
+  return { loaded, engine, config, prepared, warnings, deadlockCycles: scenario.deadlockCycles, maxCycles: options.maxCycles ?? scenario.maxCycles, untilPs };
 }
 
 /** A timing run built and ready to run (see {@link setupKernelScenarioTiming}). */
@@ -135,11 +140,17 @@ export interface TimingRunSetup {
   readonly warnings: readonly string[];
   readonly deadlockCycles: number;
   readonly maxCycles: number;
+  /** Stop time, ps (Infinity: run to the end of the workload). */
+  readonly untilPs: number;
 }
 
 /** Reads the buffers back and checks them, after the run (see {@link setupKernelScenarioTiming}). */
-export function completeKernelScenarioTiming(setup: TimingRunSetup): TimingRunResult {
+export function completeKernelScenarioTiming(setup: TimingRunSetup, stop: WatchdogStop = 'done'): TimingRunResult {
   const { loaded, engine, config, prepared, warnings } = setup;
+  if (stop === 'until') {
+    // Stopped before the kernels finished: the buffers are not final, so no check is evaluated.
+    return { engine, config, checks: [], passed: true, buffers: readBackBuffers(loaded, prepared), prepared, warnings, stoppedAtPs: engine.now };
+  }
   const final = readBackBuffers(loaded, prepared);
   const checks = checkKernelScenario(loaded, prepared, final, engine.stats);
   return { engine, config, checks, passed: checks.every((c) => c.passed), buffers: final, prepared, warnings };
@@ -153,9 +164,12 @@ export function completeKernelScenarioTiming(setup: TimingRunSetup): TimingRunRe
  */
 export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunResult {
   const setup = setupKernelScenarioTiming(loaded, options);
-  runWithWatchdog(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles);
-  return completeKernelScenarioTiming(setup);
+  const stop = runWithWatchdog(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles, setup.untilPs);
+  return completeKernelScenarioTiming(setup, stop);
 }
+
+/** How a watched run ended without an error: the workload finished, or the stop time came. */
+export type WatchdogStop = 'done' | 'until';
 
 /** A request to stop a run, set from a signal handler (`SIGINT`, `SIGTERM`). */
 export interface InterruptFlag {
@@ -178,8 +192,8 @@ export class RunInterrupted extends Error {
  */
 export async function runKernelScenarioTimingAsync(loaded: LoadedScenario, options: TimingRunOptions, interrupt: InterruptFlag): Promise<TimingRunResult> {
   const setup = setupKernelScenarioTiming(loaded, options);
-  await runWithWatchdogAsync(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles, interrupt);
-  return completeKernelScenarioTiming(setup);
+  const stop = await runWithWatchdogAsync(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles, interrupt, setup.untilPs);
+  return completeKernelScenarioTiming(setup, stop);
 }
 
 /**
@@ -211,10 +225,11 @@ function progress(engine: Engine): number {
  * shows no progress while units report pending work, or when the queue drains with work left.
  * @throws SimulationError with the report in `details`
  */
-export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress?: (engine: Engine) => void, maxCycles = Infinity): void {
+export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress?: (engine: Engine) => void, maxCycles = Infinity, untilPs = Infinity): WatchdogStop {
   const core = engine.clock('core');
   const windowPs = Math.ceil((deadlockCycles * 1e12) / (config.clocks.core * 1e6));
-  const capPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
+  const runawayPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
+  const capPs = Math.min(runawayPs, untilPs);
   let last = progress(engine);
   const every = 1 << 16;
   for (;;) {
@@ -224,12 +239,13 @@ export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: 
     if (r.reason === 'idle' || r.reason === 'finished') {
       if (pending.length === 0) {
         engine.finalize();
-        return;
+        return 'done';
       }
       throw deadlock(engine, 'the event queue drained with work pending', pending);
     }
     if (r.reason === 'timeLimit' && until === capPs) {
       engine.finalize();
+      if (capPs === untilPs) return 'until';
       throw runaway(engine, maxCycles, pending);
     }
     const now = progress(engine);
@@ -239,10 +255,11 @@ export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: 
 }
 
 /** {@link runWithWatchdog}, yielding to the event loop every 2^16 events and honouring `interrupt`. */
-export async function runWithWatchdogAsync(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress: ((engine: Engine) => void) | undefined, maxCycles: number, interrupt: InterruptFlag): Promise<void> {
+export async function runWithWatchdogAsync(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress: ((engine: Engine) => void) | undefined, maxCycles: number, interrupt: InterruptFlag, untilPs = Infinity): Promise<WatchdogStop> {
   const core = engine.clock('core');
   const windowPs = Math.ceil((deadlockCycles * 1e12) / (config.clocks.core * 1e6));
-  const capPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
+  const runawayPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
+  const capPs = Math.min(runawayPs, untilPs);
   let last = progress(engine);
   let windowEnd = Math.min(engine.now + windowPs, capPs);
   const every = 1 << 16;
@@ -264,12 +281,13 @@ export async function runWithWatchdogAsync(engine: Engine, deadlockCycles: numbe
     if (r.reason === 'idle' || r.reason === 'finished') {
       if (pending.length === 0) {
         engine.finalize();
-        return;
+        return 'done';
       }
       throw deadlock(engine, 'the event queue drained with work pending', pending);
     }
     if (r.reason === 'timeLimit' && windowEnd === capPs) {
       engine.finalize();
+      if (capPs === untilPs) return 'until';
       throw runaway(engine, maxCycles, pending);
     }
     const now = progress(engine);
