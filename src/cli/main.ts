@@ -114,7 +114,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   const inspected: string[] = [];
   let sink: JsonlSink | null = null;
   let stoppedAt: number | undefined;
-  const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string, signal?: string) => {
+  const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string, signal?: string, report?: unknown) => {
     recorder?.close();
     if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
     if (engineRef !== null && opts.stats !== undefined) {
@@ -122,7 +122,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
         signal !== undefined
           ? { reason: 'interrupted', signal, partial: true, time_ps: engineRef.now }
           : error !== undefined
-            ? { reason: 'error', partial: true, time_ps: engineRef.now, error }
+            ? { reason: 'error', partial: true, time_ps: engineRef.now, error, ...(report !== undefined ? { report } : {}) }
             : stoppedAt !== undefined
               ? { reason: 'until', partial: true, time_ps: stoppedAt }
               : { reason: 'done', time_ps: engineRef.now };
@@ -185,7 +185,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
       err(`[warpstate] ${e.message}; partial results written\n`);
       return e.signal === 'SIGINT' ? 130 : 143;
     }
-    await finish([], (e as Error).message);
+    await finish([], (e as Error).message, undefined, e instanceof SimulationError ? e.details : undefined);
     throw e;
   } finally {
     process.off('SIGINT', onSignal);

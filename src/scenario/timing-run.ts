@@ -312,6 +312,7 @@ function deadlock(engine: Engine, why: string, pending: { unit: string; work: st
   const lines = [
     `deadlock at ${engine.now} ps: ${why}`,
     ...pending.slice(0, 20).map((p) => `  ${p.unit}: ${p.work}`),
+    ...(pending.length > 20 ? [`  ... and ${pending.length - 20} more units with pending work (every one is in the statistics file, stop.report.units)`] : []),
     ...report.oldestWaiting.map((m) => `  waiting since ${m.since} ps at ${m.port}: ${m.kind} #${m.id} from ${m.from} (${m.why})`),
   ];
   return new SimulationError(lines.join('\n'), report);

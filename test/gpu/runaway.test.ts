@@ -75,6 +75,7 @@ describe('runaway kernels', () => {
     expect(r.err).toContain('cycle cap of 15000 core cycles reached');
     const doc = JSON.parse(readFileSync(stats, 'utf8'));
     expect(doc.stop.reason).toBe('error');
+    expect(doc.stop.report.units.map((u: { unit: string }) => u.unit)).toEqual(expect.arrayContaining(['GPU.SMWM', 'GPU.SM[0].ISSUE', 'GPU.SM[1].ISSUE']));
     expect(doc.stats.gpu_sim_cycle).toBe(15000);
     expect(doc.stats.gpu_tot_warp_insts).toBeGreaterThan(1000);
     const bad = await runCli(['run', scenario(), '--max-cycles', '1.5']);
