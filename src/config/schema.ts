@@ -20,8 +20,13 @@
 import { z } from 'zod';
 import { extensionsSchema } from './extensions.ts';
 
-const posInt = () => z.int().min(1);
-const nonNegInt = () => z.int().min(0);
+/**
+ * Integers of a GPU config. Every field is bounded to what a real GPU and a run can have
+ * (issue 9: `sm.count=1e12` must be a clean input error, not a memory blow-up); the default
+ * bound is 1e9, and the fields that size per-SM or per-run arrays have tighter ones below.
+ */
+const posInt = (max = 1e9) => z.int().min(1).max(max);
+const nonNegInt = (max = 1e9) => z.int().min(0).max(max);
 const isPow2 = (n: number): boolean => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 
 // ---------------------------------------------------------------------------------------------
@@ -188,19 +193,19 @@ export const lanesSchema = z.strictObject({
 /** One streaming multiprocessor (GPGPU-Sim's shader core) and how many there are. */
 export const smSchema = z.strictObject({
   /** `-gpgpu_n_clusters` x `-gpgpu_n_cores_per_cluster`. */
-  count: posInt().describe('SMs in the GPU (SMs)'),
+  count: posInt(1024).describe('SMs in the GPU (SMs; at most 1024)'),
   /** `-gpgpu_n_clusters` when clusters hold more than one SM; absent = one SM per cluster. */
   clusters: posInt().optional().describe('SM clusters sharing an interconnect port (clusters); absent = count'),
   /** Second field of `-gpgpu_shader_core_pipeline <threads>:<warpSize>`. */
   warpSize: posInt().describe('threads per warp (lanes)'),
   /** First field of `-gpgpu_shader_core_pipeline`. */
-  maxThreads: posInt().describe('resident threads per SM (threads)'),
+  maxThreads: posInt(8192).describe('resident threads per SM (threads; at most 8192)'),
   /** `-gpgpu_shader_cta`. */
-  maxCtas: posInt().describe('resident CTAs per SM (CTAs)'),
+  maxCtas: posInt(256).describe('resident CTAs per SM (CTAs; at most 256)'),
   /** Derived by GPGPU-Sim as maxThreads / warpSize; explicit when a paper table gives it. */
-  maxWarps: posInt().optional().describe('resident warps per SM (warps); absent = maxThreads / warpSize'),
+  maxWarps: posInt(256).optional().describe('resident warps per SM (warps; at most 256); absent = maxThreads / warpSize'),
   /** `-gpgpu_shader_registers`. */
-  registers: posInt().describe('32-bit registers per SM (registers)'),
+  registers: posInt(1 << 20).describe('32-bit registers per SM (registers; at most 2^20)'),
   /** `-gpgpu_registers_per_block`. */
   registersPerCta: posInt().describe('registers one CTA may use at most (registers)'),
   /**
@@ -215,7 +220,7 @@ export const smSchema = z.strictObject({
    */
   registerPerThreadGranularity: posInt().describe('per-thread register rounding (registers)'),
   /** `-gpgpu_shmem_size`. */
-  sharedMemBytes: nonNegInt().describe('shared memory per SM (bytes)'),
+  sharedMemBytes: nonNegInt(1 << 24).describe('shared memory per SM (bytes; at most 16 MiB)'),
   /** `-gpgpu_shmem_per_block`. */
   sharedMemPerCtaBytes: nonNegInt().describe('shared memory one CTA may use at most (bytes)'),
   /**
@@ -224,7 +229,7 @@ export const smSchema = z.strictObject({
    */
   sharedMemAllocUnit: posInt().describe('shared memory allocation unit (bytes)'),
   /** `-gpgpu_num_sched_per_core`. */
-  schedulers: posInt().describe('warp schedulers per SM (schedulers)'),
+  schedulers: posInt(32).describe('warp schedulers per SM (schedulers; at most 32)'),
   /**
    * `-gpgpu_max_insn_issue_per_warp`: a scheduler issues up to this many consecutive
    * instructions of the warp it selected in one issue slot (1, or 2 for dual issue).
@@ -244,7 +249,7 @@ export const smSchema = z.strictObject({
   /** GPGPU-Sim decodes the two fetched instructions together. */
   decodeWidth: posInt().describe('instructions decoded per cycle (instructions)'),
   /** GPGPU-Sim's per-warp ibuffer holds 2 instructions; SOCGPU (paper 002) uses 8. */
-  iBufferEntries: posInt().describe('instruction buffer entries per warp (entries)'),
+  iBufferEntries: posInt(256).describe('instruction buffer entries per warp (entries; at most 256)'),
   /** `-gpgpu_sub_core_model`: schedulers own private register banks and units (Volta/Pascal). */
   subCoreModel: z.boolean().describe('sub-core model: each scheduler has its own units and register banks'),
   /** Execution pipelines (`-gpgpu_pipeline_widths`, `-gpgpu_num_*_units`). */
@@ -324,9 +329,9 @@ export const policiesSchema = z.strictObject({
  */
 const cacheGeometryShape = {
   /** `<sets>`. */
-  sets: posInt().describe('sets (sets)'),
+  sets: posInt(1 << 20).describe('sets (sets; at most 2^20)'),
   /** `<assoc>`. */
-  ways: posInt().describe('associativity (ways)'),
+  ways: posInt(1024).describe('associativity (ways; at most 1024)'),
   /** `<bsize>`. */
   lineBytes: posInt().describe('line size (bytes)'),
   /** Type `S` (sectored): GPGPU-Sim's 32-byte sectors. Absent = type `N` (whole lines). */
@@ -346,11 +351,11 @@ const cacheGeometryShape = {
   /** `<mshr>`: `A` associative, `S` sector-associative, `F` texture FIFO, `T` sector texture FIFO. */
   mshrType: z.enum(['assoc', 'sectorAssoc', 'texFifo', 'sectorTexFifo']).describe('MSHR organisation'),
   /** `<N>`: MSHR entries (fragment FIFO entries for texture caches). */
-  mshrEntries: posInt().describe('MSHR entries (entries)'),
+  mshrEntries: posInt(1 << 16).describe('MSHR entries (entries; at most 65536)'),
   /** `<merge>`: requests merged into one MSHR entry (request FIFO entries for texture caches). */
   mshrMaxMerge: posInt().describe('requests merged per MSHR entry (requests)'),
   /** `<mq>`: miss queue towards the next level (reorder buffer entries for texture caches). */
-  missQueueEntries: posInt().describe('miss queue entries (entries)'),
+  missQueueEntries: posInt(1 << 16).describe('miss queue entries (entries; at most 65536)'),
   /** `<fifo_entry>`: result FIFO of texture caches; 0 otherwise. */
   resultFifoEntries: nonNegInt().describe('texture result FIFO entries (entries); 0 = none'),
   /** `<data_port_width>`; GPGPU-Sim's 0 means one line per cycle. */
@@ -426,7 +431,7 @@ export const interconnectSchema = z.strictObject({
    */
   latencyCycles: posInt().describe('head traversal latency (interconnect cycles)'),
   /** `-icnt_in_buffer_limit` (local crossbar) or `vc_buf_size` x `num_vcs` (BookSim). */
-  inputBufferEntries: posInt().describe('buffer at each input port (entries)'),
+  inputBufferEntries: posInt(1 << 16).describe('buffer at each input port (entries; at most 65536)'),
   /** `-icnt_out_buffer_limit`. */
   outputBufferEntries: posInt().describe('buffer at each output port (entries)'),
   /** `-icnt_arbiter_algo` 0 -> roundRobin, 1 -> islip (BookSim `sw_allocator = islip`). */
@@ -463,9 +468,9 @@ export const addressMappingSchema = z.strictObject({
 /** Memory partitions (channels): each has `subPartitions` L2 slices and one DRAM controller. */
 export const memPartitionsSchema = z.strictObject({
   /** `-gpgpu_n_mem`. */
-  count: posInt().describe('memory partitions = DRAM channels (partitions)'),
+  count: posInt(1024).describe('memory partitions = DRAM channels (partitions; at most 1024)'),
   /** `-gpgpu_n_sub_partition_per_mchannel` (a power of two). */
-  subPartitions: posInt().describe('L2 sub-partitions per partition (sub-partitions)'),
+  subPartitions: posInt(64).describe('L2 sub-partitions per partition (sub-partitions; at most 64)'),
   /** `-gpgpu_l2_rop_latency` (older name `-rop_latency`); GPGPU-Sim counts it in core cycles. */
   ropLatencyCycles: nonNegInt().describe('ROP delay before an L2 access (core cycles)'),
   /** `-dram_latency`; GPGPU-Sim counts it in core cycles. */
@@ -529,7 +534,7 @@ export const dramSchema = z.strictObject({
    * decodes more bank ids than there are banks (e.g. `onac32`: 4 bits, 6 banks) the bank is the
    * decoded id modulo `banks`.
    */
-  banks: posInt().describe('banks per chip (banks)'),
+  banks: posInt(1024).describe('banks per chip (banks; at most 1024)'),
   /** `nbkgrp` in `-gpgpu_dram_timing_opt` (1 = no bank groups). */
   bankGroups: posInt().describe('bank groups per chip (groups)'),
   /** The other keys of `-gpgpu_dram_timing_opt`. */
@@ -537,7 +542,7 @@ export const dramSchema = z.strictObject({
   /** `-gpgpu_dram_scheduler`: 0 fifo, 1 frFcfs. */
   scheduler: z.enum(['frFcfs', 'fifo']).describe('DRAM request scheduler'),
   /** `-gpgpu_frfcfs_dram_sched_queue_size` (0 = unlimited). */
-  schedulerQueueEntries: nonNegInt().describe('scheduler queue per chip (entries); 0 = unlimited'),
+  schedulerQueueEntries: nonNegInt(1 << 20).describe('scheduler queue per chip (entries; at most 2^20); 0 = unlimited'),
   /** `-gpgpu_dram_return_queue_size` (0 = unlimited). */
   returnQueueEntries: nonNegInt().describe('return queue per chip (entries); 0 = unlimited'),
   /** `-dram_dual_bus_interface` (HBM issues a row and a column command per cycle). */

@@ -64,3 +64,16 @@ describe('output paths that cannot be written are reported once, with the path a
     expect(JSON.parse(readFileSync(stats, 'utf8')).stats.gpu_sim_cycle).toBeGreaterThan(0);
   });
 });
+
+describe('config values are bounded to what a GPU and a run can have', () => {
+  it.each([
+    ['sm.count=100000', 'sm.count: Too big: expected number to be <=1024'],
+    ['sm.count=1e12', 'sm.count: Too big'],
+    ['sm.maxWarps=1e12', 'sm.maxWarps: Too big: expected number to be <=256'],
+    ['l1d.mshrEntries=1e12', 'l1d.mshrEntries: Too big'],
+  ])('--config-set %s is refused at once, naming the field', async (set, message) => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--config-set', set, '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+  });
+});
