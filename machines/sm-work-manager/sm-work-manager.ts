@@ -32,9 +32,10 @@ import type { OutPort } from '../../src/messaging/port.ts';
 import { activeCorePolicies, choosePolicy, ctaSchedulers, kernelSchedulers, type ChosenPolicy, type CoreStatusRow, type KernelStatusRow, type PolicyRegistry } from '../../src/model/smwm/registry.ts';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type CtaDispatch, type CtaDone, type CtrlAck } from '../../src/protocol/gpu.ts';
-import { copyTables, dispatchCtas, emptyCore, kernelLaunchPlanSchema, retireCta, startReadyKernels, type DispatchEnv, type DispatchTables, type KernelLaunchPlan, type SmwmPolicies } from './status.ts';
+import { dispatchCtas, type DispatchEnv, type SmwmPolicies } from './dispatch.ts';
+import { copyTables, emptyCore, kernelLaunchPlanSchema, retireCta, startReadyKernels, type DispatchTables } from './tables.ts';
 
-export type { KernelLaunchPlan } from './status.ts';
+export type { KernelLaunchPlan } from './tables.ts';
 
 const policyConfig = z.looseObject({ kind: z.string().min(1) });
 

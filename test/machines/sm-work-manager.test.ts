@@ -101,6 +101,34 @@ describe('smWorkManager', () => {
     expect((oneSm.e.snapshot('SMWM') as { value: Record<string, string> }).value).toMatchObject({ mapping: 'inOrder', coreCount: 'fixed', ctaLimit: 'roundRobin' });
   });
 
+  it('a paused SM (ctrl.ack paused) takes no CTA; its ctrl.ack active resumes dispatch to it', () => {
+    const e = engine1GHz();
+    const full: SmWorkManagerParams = {
+      numSms: 2,
+      capacity: { maxWarps: 8, maxCtas: 2, registers: 1000, sharedMemBytes: 1000 },
+      launchLatencyCycles: 5,
+      launches: [plan(0, 5)],
+      policies: { kernelScheduler: { kind: 'inOrder' }, ctaScheduler: { kind: 'roundRobin' }, activeCores: { kind: 'all' } },
+    };
+    e.addUnit('SMWM', smWorkManager, 'core', smWorkManager.spec.parse(full));
+    for (let i = 0; i < 2; i++) {
+      e.addUnit(`SM${i}`, probe, 'core', { script: [] });
+      e.connect('SMWM', `dispatch[${i}]`, `SM${i}`, 'in', { latencyCycles: 1 });
+      e.connect(`SM${i}`, 'out', 'SMWM', `done[${i}]`, { latencyCycles: 1 });
+    }
+    // SM1's lifecycle, scripted: paused (sent 2, seen 3, before the launch at 5), active again at 10 (seen 11).
+    const ack = (cycle: number, state: string): ScriptItem => ({ cycle, kind: 'ctrl.ack', payload: { unit: 'SM1', state } });
+    e.addUnit('ACK1', probe, 'core', { script: [ack(2, 'paused'), ack(10, 'active')] });
+    e.connect('ACK1', 'out', 'SMWM', 'status[1]', { latencyCycles: 1 });
+    e.run();
+    const got = (i: number) => probeOf(e, `SM${i}`).received.map((r) => `${(r.msg.payload as { cta: number }).cta}@${r.cycle}`);
+    // At 5 only SM0 qualifies: ctas 0 and 1 fill its 2 slots (arriving 6 and 7; one message per
+    // link per cycle). At 11 SM1 is active again: ctas 2 and 3 (arriving 12, 13); cta 4 finds both full.
+    expect(got(0)).toEqual(['0@6', '1@7']);
+    expect(got(1)).toEqual(['2@12', '3@13']);
+    expect((e.snapshot('SMWM') as { context: { cores: { paused: boolean }[] } }).context.cores.map((c) => c.paused)).toEqual([false, false]);
+  });
+
   it('gateIdle: an SM left without work is gated through its ctrl port and marked gated when it acknowledges', () => {
     const { e, got } = run({ launches: [plan(0, 1)], policies: { kernelScheduler: { kind: 'inOrder' }, ctaScheduler: { kind: 'roundRobin' }, activeCores: { kind: 'gateIdle' } } }, [[done(30, 0, 0, 0)]], true);
     expect(got(0)).toEqual(['0:0@6']);
