@@ -17,6 +17,9 @@ export interface ConfigOverride {
   readonly value: unknown;
 }
 
+/** Path segments that would walk into an object's prototype instead of a field. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
  * Parses `key=value`. The key is a dotted path into the config, `[n]` indexes arrays
  * (`memPartitions.addressMapping.rowBits[0]=17`).
@@ -32,6 +35,7 @@ export function parseConfigOverride(text: string): ConfigOverride {
   const path: (string | number)[] = [];
   for (const seg of key.split('.')) {
     const m = /^([^[]+)((?:\[\d+\])*)$/.exec(seg)!;
+    if (FORBIDDEN_KEYS.has(m[1]!)) throw new InputError({ file: '--set' }, `'${m[1]}' is not a config field (it would reach the object prototype)`, key);
     path.push(m[1]!);
     for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
   }

@@ -31,6 +31,8 @@ export function parseOverride(text: string): { path: string[]; value: unknown } 
   const key = text.slice(0, eq).trim();
   const raw = text.slice(eq + 1);
   const path = key.replace(/\[(\d+)\]/g, '.$1').split('.').filter((s) => s.length > 0);
+  const forbidden = path.find((s) => s === '__proto__' || s === 'constructor' || s === 'prototype');
+  if (forbidden !== undefined) throw new InputError({ file: '--set' }, `'${forbidden}' is not a scenario field (it would reach the object prototype)`, key);
   let value: unknown;
   try {
     value = parseYamlValue(raw);

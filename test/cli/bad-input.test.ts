@@ -77,3 +77,17 @@ describe('config values are bounded to what a GPU and a run can have', () => {
     expect(r.err).toContain(message);
   });
 });
+
+describe('override keys cannot reach an object prototype', () => {
+  it.each([
+    ['--config-set', '__proto__.x=1', "'__proto__' is not a config field"],
+    ['--config-set', 'sm.constructor=1', "'constructor' is not a config field"],
+    ['--set', '__proto__.polluted=1', "'__proto__' is not a scenario field"],
+  ])('%s %s is refused (exit 2) and pollutes nothing', async (flag, value, message) => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', flag, value, '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
