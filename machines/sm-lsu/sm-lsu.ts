@@ -248,7 +248,8 @@ function step(s: SmLsuState, cycle: number): void {
   // 6. sleep until the next thing to do
   let next = Infinity;
   if (s.stage !== null && s.l1dReq.hasRoom) next = cycle + 1;
-  if (s.dispatch.length > 0 && s.stage === null) next = Math.min(next, Math.max(cycle + 1, s.stageFreeCycle));
+  // Paused or draining: waiting instructions stay in topIn until resumed (no polling).
+  if (accepting && s.dispatch.length > 0 && s.stage === null) next = Math.min(next, Math.max(cycle + 1, s.stageFreeCycle));
   if (timed.length > 0) next = Math.min(next, Math.max(cycle + 1, timed[0]!.doneCycle));
   if (ready.length > 0 && s.wbPort.hasRoom) next = cycle + 1;
   if (s.lifecycle.state === 'draining' && s.inFlight === 0 && s.ready.length === 0) s.lifecycle.drained();

@@ -6,6 +6,7 @@ import { GpuKind, type FetchReq } from '../../src/protocol/gpu.ts';
 import { Engine } from '../../src/sim/engine.ts';
 import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { testSink, type SinkState } from '../helpers/units.ts';
+import { engine1GHz, probe, probeOf, type ScriptItem } from './gpu-memory/harness.ts';
 
 /** Sends the given fetch requests, one every `gap` cycles from cycle 0. */
 const requester = defineUnit<{ reqs: FetchReq[]; gap: number }>({
@@ -62,5 +63,46 @@ describe('smFetch', () => {
       [1, 42],
     ]);
     expect(e.stats.value('FETCH.l1i_misses')).toBe(1);
+  });
+});
+
+describe('smFetch: lifecycle', () => {
+  const req = (cycle: number, warp: number, pc: number): ScriptItem => ({ cycle, kind: GpuKind.fetchReq, payload: { warp, pc, fn: 0, count: 2, gen: 1 } satisfies FetchReq });
+  const ctrl = (cycle: number, kind: string): ScriptItem => ({ cycle, kind, payload: {} });
+
+  /** A scripted ISSUE and controller around FETCH (miss latency 20); all links 1 cycle. */
+  function runCtrl(reqs: ScriptItem[], ctrlScript: ScriptItem[]) {
+    const e = engine1GHz();
+    e.addUnit('ISSUE', probe, 'core', { script: reqs });
+    e.addUnit('FETCH', smFetch, 'core', { fetchWidth: 2, maxWarps: 8, l1i: { sets: 4, ways: 4, lineBytes: 128 }, l1iMissLatencyCycles: 20 });
+    e.addUnit('DECODE', probe, 'core', { script: [] });
+    e.addUnit('CTRL', probe, 'core', { script: ctrlScript });
+    e.connect('ISSUE', 'out', 'FETCH', 'req', { latencyCycles: 1 });
+    e.connect('FETCH', 'out', 'DECODE', 'in', { latencyCycles: 1 });
+    e.connect('CTRL', 'out', 'FETCH', 'ctrl', { latencyCycles: 1 });
+    e.connect('FETCH', 'status', 'CTRL', 'in', { latencyCycles: 1 });
+    e.run();
+    e.finalize();
+    return {
+      e,
+      out: probeOf(e, 'DECODE').received.map((r) => `${(r.msg.payload as FetchReq).warp}@${r.cycle}`),
+      acks: probeOf(e, 'CTRL').received.map((r) => `${(r.msg.payload as { state: string }).state}@${r.cycle}`),
+    };
+  }
+
+  it('paused: the fill in flight is delivered, then paused is acknowledged; a later request waits for the resume', () => {
+    // warp 0 misses at 1 (fill 21, DECODE 22). pause reaches FETCH at 3 (draining, ack 4); the fill
+    // at 21 empties it (paused, ack 22). Warp 1 (same line) arrives at 6 and waits; resume at 30 ->
+    // FETCH 31 serves it from the filled line (hit) -> DECODE 32.
+    const { out, acks, e } = runCtrl([req(0, 0, 0), req(5, 1, 2)], [ctrl(2, 'ctrl.pause'), ctrl(30, 'ctrl.resume')]);
+    expect(out).toEqual(['0@22', '1@32']);
+    expect(acks).toEqual(['draining@4', 'paused@22', 'active@32']);
+    expect(e.stats.value('FETCH.l1i_misses')).toBe(1);
+    expect(e.stats.value('FETCH.lifecycle_paused_cycles')).toBe(31 - 21);
+  });
+
+  it('gate: accepted when idle; a request reaching a gated FETCH is a simulation error naming the unit', () => {
+    expect(runCtrl([], [ctrl(0, 'ctrl.gate'), ctrl(5, 'ctrl.wake')]).acks).toEqual(['gated@2', 'active@7']);
+    expect(() => runCtrl([req(3, 0, 0)], [ctrl(0, 'ctrl.gate')])).toThrow(/FETCH: work arrived while the unit is power-gated/);
   });
 });

@@ -13,8 +13,11 @@ function dispatch(cycle: number, seq: number, space: number, addresses: number[]
 
 const lanes = (f: (l: number) => number) => Array.from({ length: 32 }, (_, l) => f(l));
 
-/** ISSUE probe -> LSU -> fake L1D (latency `memLatency`, acks writes); all links 1 cycle. */
-function run(script: ScriptItem[], over: Partial<SmLsuParams> = {}, memLatency = 10) {
+/**
+ * ISSUE probe -> LSU -> fake L1D (latency `memLatency`, acks writes); all links 1 cycle. With a
+ * `ctrlScript`, a controller probe drives the LSU's `ctrl` port and records its `ctrl.ack`s.
+ */
+function run(script: ScriptItem[], over: Partial<SmLsuParams> = {}, memLatency = 10, ctrlScript?: ScriptItem[]) {
   const e = engine1GHz();
   const p: SmLsuParams = { smId: 3, sharedMemLatency: 20, constLatency: 8, l1dPortWidth: 1, sharedMem: { banks: 32, bankWidthBytes: 4 }, ...over };
   e.addUnit('ISSUE', probe, 'core', { script });
@@ -24,13 +27,20 @@ function run(script: ScriptItem[], over: Partial<SmLsuParams> = {}, memLatency =
   e.connect('LSU', 'topOut', 'ISSUE', 'in', { latencyCycles: 1 });
   e.connect('LSU', 'bottomOut', 'L1D', 'req', { latencyCycles: 1, messagesPerCycle: p.l1dPortWidth });
   e.connect('L1D', 'rsp', 'LSU', 'bottomIn', { latencyCycles: 1, messagesPerCycle: 64 });
+  if (ctrlScript !== undefined) {
+    e.addUnit('CTRL', probe, 'core', { script: ctrlScript });
+    e.connect('CTRL', 'out', 'LSU', 'ctrl', { latencyCycles: 1 });
+    e.connect('LSU', 'status', 'CTRL', 'in', { latencyCycles: 1 });
+  }
   const r = e.run();
+  e.finalize();
   expect(r.pendingUnits).toEqual([]);
   const wbs = probeOf(e, 'ISSUE').received.flatMap((x) => {
     const pl = x.msg.payload as Writeback | { items: Writeback[] };
     return ('items' in pl ? pl.items : [pl]).map((w) => ({ cycle: x.cycle, ...w }));
   });
-  return { e, wbs, reqs: memOf(e, 'L1D').seen };
+  const acks = ctrlScript === undefined ? [] : probeOf(e, 'CTRL').received.map((x) => `${(x.msg.payload as { state: string }).state}@${x.cycle}`);
+  return { e, wbs, reqs: memOf(e, 'L1D').seen, acks };
 }
 
 describe('smLsu: global accesses', () => {
@@ -129,5 +139,28 @@ describe('smLsu: shared, const and param', () => {
     const got = probeOf(e, 'ISSUE').received;
     expect(got).toHaveLength(1);
     expect((got[0]!.msg.payload as { items: Writeback[] }).items.map((w) => w.seq)).toEqual([1, 2]);
+  });
+});
+
+describe('smLsu: lifecycle', () => {
+  const ctrl = (cycle: number, kind: string): ScriptItem => ({ cycle, kind, payload: {} });
+
+  it('paused: the instruction in flight completes and the pause is acknowledged; the next waits for the resume', () => {
+    // seq 1 (conflict-free shared) accepted 1, written back 21 (ISSUE 22). pause reaches the LSU at
+    // 2 (draining, ack 3); drained at 21 (paused, ack 22). seq 2 arrives at 5 and waits; resume at
+    // 30 -> LSU 31 accepts it: write-back 31 + 20 = 51 -> ISSUE 52.
+    const { wbs, acks, e } = run([dispatch(0, 1, StateSpace.Shared, lanes((l) => 4 * l)), dispatch(4, 2, StateSpace.Shared, lanes((l) => 4 * l))], {}, 10, [ctrl(1, 'ctrl.pause'), ctrl(30, 'ctrl.resume')]);
+    expect(acks).toEqual(['draining@3', 'paused@22', 'active@32']);
+    expect(wbs.map((w) => [w.seq, w.cycle])).toEqual([
+      [1, 22],
+      [2, 52],
+    ]);
+    expect(e.stats.value('LSU.lifecycle_paused_cycles')).toBe(31 - 21);
+  });
+
+  it('gate: accepted when idle; an instruction reaching a gated LSU is a simulation error naming the unit', () => {
+    const { acks } = run([], {}, 10, [ctrl(0, 'ctrl.gate'), ctrl(5, 'ctrl.wake')]);
+    expect(acks).toEqual(['gated@2', 'active@7']);
+    expect(() => run([dispatch(3, 1, StateSpace.Shared, lanes((l) => 4 * l))], {}, 10, [ctrl(0, 'ctrl.gate')])).toThrow(/LSU: work arrived while the unit is power-gated/);
   });
 });
