@@ -29,7 +29,7 @@ import { runScenario } from '../scenario/run.ts';
 import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
 import { diffTraceFiles } from '../trace/diff.ts';
-import { describeUnitKind, describeUnitKindJson } from './describe.ts';
+import { describeUnitKind, describeUnitKindJson, listUnitKinds, statechartOf } from './describe.ts';
 import { configFields, leafValues, notModelledReason } from '../config/not-modelled.ts';
 import { checkNotModelled } from '../scenario/timing-run.ts';
 import { toMermaid, toStatelyJson } from '../report/diagram.ts';
@@ -89,6 +89,8 @@ interface KernelRunOpts {
 async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, out: (s: string) => void, err: (s: string) => void): Promise<number> {
   const mode = opts.functional ? 'functional' : loaded.scenario.mode ?? 'timing';
   if (mode === 'functional') {
+    // No engine and no statechart runs in a functional run: nothing to inspect.
+    if (opts.inspect !== undefined) throw new InputError({ file: '--inspect' }, 'needs a timing run (statechart units run only on the timing model), not a functional one', 'inspect');
     const r = runKernelScenarioFunctional(loaded);
     if (!opts.quiet) {
       out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}): functional run of ${loaded.scenario.launches.length} launch(es)\n`);
@@ -220,7 +222,9 @@ async function runTrace(
   const recorderBox: { r: TraceRecorder | null } = { r: null };
   let engineRef: Engine | null = null;
   const started = Date.now();
+  const inspected: string[] = [];
   const writeStats = (checks: readonly unknown[], error?: string) => {
+    if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
     if (engineRef !== null && opts.stats !== undefined) {
       writeOutputFile(opts.stats, JSON.stringify({ trace: dir, gpu, stop: error === undefined ? { reason: 'done', time_ps: engineRef.now } : { reason: 'error', time_ps: engineRef.now, error }, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
     }
@@ -236,6 +240,7 @@ async function runTrace(
       ...(loaded ? { seed: loaded.scenario.seed, deadlockCycles: loaded.scenario.deadlockCycles, where: loaded.source.locate(['gpu']) } : {}),
       onEngine: (engine) => {
         engineRef = engine;
+        if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
         if (opts.trace !== undefined) recorderBox.r = new TraceRecorder(engine, [new JsonlSink(opts.trace)], `trace ${dir}`, { ...(opts.traceUnits ? { units: opts.traceUnits } : {}) });
       },
     });
@@ -296,7 +301,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
     .option('--max-cycles <n>', 'stop a timing run as runaway after this many core cycles (exit 3, partial statistics written)', positiveInt('--max-cycles'))
     .option('--strict', 'refuse a config override of a field the model does not read (not modelled), instead of warning')
-    .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each) as JSON Lines')
+    .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each; time in ps) as JSON Lines; timing runs of kernel scenarios and Accel-Sim traces')
     .action(async (file: string | undefined, opts) => {
       if (opts.accelsimTrace !== undefined) {
         setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out, undefined, err));
@@ -324,6 +329,9 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         setExit(await runKernelScenario(loaded, opts, out, err));
         return;
       }
+      // runScenario builds and runs the engine itself and offers no hook on it (src/scenario/run.ts):
+      // refuse rather than write nothing.
+      if (opts.inspect !== undefined) throw new InputError({ file: '--inspect' }, 'is available for kernel scenarios and Accel-Sim traces; a network scenario (units and links) cannot be inspected yet', 'inspect');
       const started = Date.now();
       let lastReport = started;
       const result = await runScenario(loaded, {
@@ -448,14 +456,18 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .action((kind: string | undefined, opts: { diagram?: 'mermaid' | 'stately'; json?: boolean }) => {
       const registry = createUnitRegistry();
       if (kind === undefined) {
-        for (const d of registry.list()) out(`${d.kind.padEnd(24)} ${d.machine ? 'statechart ' : 'datapath   '} ${d.description}\n`);
+        out(listUnitKinds(registry.list()));
         return;
       }
       const d = registry.get(kind);
       if (d === undefined) throw new InputError({ file: 'units' }, `unknown unit kind '${kind}' (known: ${registry.list().map((x) => x.kind).join(', ')})`, kind);
       if (opts.diagram !== undefined) {
-        if (d.machine === undefined) throw new InputError({ file: 'units' }, `unit kind '${kind}' has no statechart (its logic is datapath code)`, kind);
-        out(opts.diagram === 'mermaid' ? toMermaid(d.machine) : toStatelyJson(d.machine));
+        const chart = statechartOf(d);
+        if (chart === undefined) {
+          const withChart = registry.list().filter((x) => statechartOf(x) !== undefined).map((x) => x.kind);
+          throw new InputError({ file: 'units' }, `unit kind '${kind}' has no statechart (its logic is datapath code); kinds with one: ${withChart.join(', ')}`, kind);
+        }
+        out(opts.diagram === 'mermaid' ? toMermaid(chart) : toStatelyJson(chart));
         return;
       }
       out(opts.json ? JSON.stringify(describeUnitKindJson(d), null, 2) + '\n' : describeUnitKind(d));

@@ -276,7 +276,11 @@ export class Engine implements PortHost, LinkHost {
   readonly spans$ = new Subject<SpanRecord>();
   /** Port occupancy changes. */
   readonly occupancy$ = new Subject<OccupancySample>();
-  /** XState inspection of statechart units (events and snapshots); datapath units are never inspected. */
+  /**
+   * XState inspection of statechart units (events and snapshots, at simulated time in ps);
+   * datapath units are never inspected. Subscribe before {@link start}: only then are the
+   * actors created with XState's `inspect` option (so a run nobody inspects pays nothing).
+   */
   readonly inspect$ = new Subject<InspectionRecord>();
   /** Time-series samples: `[time, values in registry order]`. */
   readonly samples$ = new Subject<{ time: Picoseconds; values: Record<string, number> }>();
@@ -492,7 +496,9 @@ export class Engine implements PortHost, LinkHost {
     for (const rt of this.units.values()) {
       const logic = rt.definition.logic(rt.spec, rt.resources);
       rt.isStatechart = logic instanceof StateMachine;
-      const actor = createActor(logic, { input: rt, id: rt.name, clock: this.clockAdapter(rt), ...(rt.isStatechart ? { inspect: this.inspector(rt) } : {}) });
+      // An actor given `inspect` has every event, action and snapshot copied to it: only when observed.
+      const inspect = rt.isStatechart && this.observable && this.inspect$.observed;
+      const actor = createActor(logic, { input: rt, id: rt.name, clock: this.clockAdapter(rt), ...(inspect ? { inspect: this.inspector(rt) } : {}) });
       rt.actor = actor;
       actor.subscribe({
         next: rt.isStatechart ? this.stateWatcher(rt) : undefined,

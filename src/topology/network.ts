@@ -77,7 +77,9 @@ function escapeRegex(s: string): string {
 
 /**
  * Creates the engine, clocks, units and links of a scenario (not yet started).
- * @throws InputError for an unknown kind or clock, bad unit params, or links that do not resolve
+ * @throws InputError for an unknown kind or clock, a kind that needs a resource (an object only a
+ *   GPU topology builds, e.g. the kernel context of `smIssue`), bad unit params, or links that
+ *   do not resolve
  */
 export function buildNetwork(loaded: LoadedScenario, registry: UnitRegistry, options: EngineOptions = {}): Engine {
   const { scenario, source } = loaded;
@@ -91,6 +93,13 @@ export function buildNetwork(loaded: LoadedScenario, registry: UnitRegistry, opt
     if (def === undefined) {
       const known = registry.list().map((d) => d.kind).join(', ');
       throw new InputError(source.locate(['units', i, 'kind']), `unknown unit kind '${spec.kind}' (known: ${known})`, `units[${i}].kind`);
+    }
+    // Resources are objects a GPU topology builds (kernel table, address map); a scenario's
+    // JSON params cannot carry them, so such a kind cannot stand alone in a network.
+    const missing = (def.resources ?? []).filter((r) => r.optional !== true);
+    if (missing.length > 0) {
+      const what = missing.map((r) => `'${r.name}' (${r.description})`).join(', ');
+      throw new InputError(source.locate(['units', i, 'kind']), `unit kind '${spec.kind}' needs resource ${what}, which a network scenario cannot provide; use it inside a GPU (gpu: and launches:)`, `units[${i}].kind`);
     }
     if (!(spec.clock in scenario.clocks)) {
       throw new InputError(source.locate(['units', i, 'clock']), `unknown clock '${spec.clock}' (declared: ${Object.keys(scenario.clocks).join(', ')})`, `units[${i}].clock`);

@@ -3,7 +3,7 @@
  * message kinds, spec fields with units (nested ones as dotted paths) and statistics;
  * `--diagram` prints a statechart; `--inspect` records statechart events of a run.
  */
-import { mkdtempSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,11 +21,24 @@ describe('warpstate units', () => {
     expect(kinds.length).toBeGreaterThanOrEqual(folders.length);
   });
 
+  it('says how each kind is modelled: statechart logic, datapath with the lifecycle statechart, or datapath only', async () => {
+    const r = await runCli(['units']);
+    const model = new Map(r.out.trim().split('\n').map((l) => l.split(/\s+/).slice(0, 2) as [string, string]));
+    // Control units whose logic is a machine (setup(...).createMachine in their folders).
+    for (const k of ['dutyCycleController', 'powerGatingController', 'smWorkManager']) expect(model.get(k)).toBe('statechart');
+    // SM stages and the L1D embed src/sim/lifecycle.ts for ctrl.pause/resume/gate/wake.
+    for (const k of ['smFetch', 'smDecode', 'smIssue', 'smExec', 'smLsu', 'l1d']) expect(model.get(k)).toBe('datapath+lifecycle');
+    for (const k of ['crossbar', 'gpuInterconnect', 'l2Slice', 'dramChannel', 'fixedLatencyMemory', 'trafficGenerator', 'victimCache']) expect(model.get(k)).toBe('datapath');
+  });
+
   it('l1d: ports with message kinds, nested spec fields with units, statistics with GPU sums', async () => {
     const r = await runCli(['units', 'l1d']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/in\s+topIn\s+capacity 8\s+mem\.readReq, mem\.writeReq/);
     expect(r.out).toMatch(/out\s+evict\s+capacity 8\s+mem\.evict/);
+    // ctrl/status may stay unbound (DESIGN.md port convention: optional on SM units).
+    expect(r.out).toMatch(/in\s+ctrl\s+capacity 4\s+ctrl\.pause, ctrl\.resume, ctrl\.gate, ctrl\.wake .*\(optional\)$/m);
+    expect(r.out).not.toMatch(/in\s+topIn\s.*\(optional\)/);
     expect(r.out).toMatch(/cache\.mshrEntries\s+integer\s+MSHR entries \(entries\)/);
     expect(r.out).toMatch(/l1dLatency\s+integer\s+.*\(core cycles\) \[-gpgpu_l1_latency\]/);
     expect(r.out).toMatch(/l1d_accesses\s+count\s+.*\[sum: gpu_l1d_accesses\]/);
@@ -40,9 +53,62 @@ describe('warpstate units', () => {
     const none = await runCli(['units', 'gpuInterconnect', '--diagram', 'mermaid']);
     expect(none.code).toBe(2);
     expect(none.err).toContain('has no statechart');
+    expect(none.err).toMatch(/kinds with one: .*dutyCycleController.*smWorkManager/);
     const unknown = await runCli(['units', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain("unknown unit kind 'nope'");
+  });
+
+  it('a control unit whose logic is its statechart (no declared machine) is drawn from its logic', async () => {
+    const r = await runCli(['units', 'dutyCycleController', '--diagram', 'mermaid']);
+    expect(r.code).toBe(0);
+    // machines/duty-cycle-controller: running --after runCycles--> paused (guard periodsLeft) or done.
+    expect(r.out).toContain('dutyCycleController_running --> dutyCycleController_paused : after runCycles [periodsLeft]');
+    expect(r.out).toContain('dutyCycleController_done --> [*]');
+    const sheet = await runCli(['units', 'dutyCycleController']);
+    expect(sheet.out).toContain('statechart: dutyCycleController');
+    expect(sheet.out).toMatch(/statistics .*\n {2}\(none\)/);
+    const stately = JSON.parse((await runCli(['units', 'dutyCycleController', '--diagram', 'stately'])).out);
+    expect(Object.keys(stately.states)).toEqual(['running', 'paused', 'done']);
+  });
+
+  it('a network scenario refuses a kind that needs a resource only a GPU topology builds', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warpstate-units-'));
+    const file = join(dir, 'net.yaml');
+    // gpuInterconnect routes by partitionOf (an address-map function): no JSON param can carry it.
+    writeFileSync(file, 'name: net\nclocks: { core: 1GHz }\nunits:\n  - { name: ICNT, kind: gpuInterconnect, clock: core, params: {} }\n');
+    const r = await runCli(['run', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${file}:4:`);
+    expect(r.err).toContain("units[0].kind: unit kind 'gpuInterconnect' needs resource 'partitionOf'");
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('--inspect is refused where no statechart runs on an engine it can reach', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warpstate-inspect-')), 'inspect.jsonl');
+    const net = await runCli(['run', 'scenarios/memory-network.yaml', '-q', '--inspect', file]);
+    expect(net.code).toBe(2);
+    expect(net.err).toContain('--inspect');
+    const functional = await runCli(['run', 'scenarios/k-vecadd.yaml', '--functional', '-q', '--inspect', file]);
+    expect(functional.code).toBe(2);
+    expect(functional.err).toContain('needs a timing run');
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('--inspect on an Accel-Sim trace run records the SM Work Manager from launch to done', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warpstate-inspect-')), 'inspect.jsonl');
+    const traces = '../shared/data/accelsim-traces';
+    const r = await runCli(['run', '--accelsim-trace', `${traces}/vectoradd-100-32`, '--gpu', `${traces}/gtx1080-config/gpgpusim.config`, '-q', '--inspect', file]);
+    expect(r.code).toBe(0);
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const smwm = records.filter((x) => x.unit === 'GPU.SMWM');
+    // One kernel in the trace's kernelslist.g: one launch event, and the kernels region ends done.
+    expect(smwm.filter((x) => x.kind === 'event' && x.event === 'kernel.launch')).toHaveLength(1);
+    const last = smwm.filter((x) => x.kind === 'snapshot').at(-1);
+    expect(JSON.parse(last.state).kernels).toBe('done');
+    // Times are simulated ps and never go back.
+    const times = records.map((x) => x.time as number);
+    expect(times.every((t, i) => i === 0 || t >= times[i - 1]!)).toBe(true);
   });
 
   it('--inspect writes the statechart units\' events and states of a run as JSON Lines', async () => {
