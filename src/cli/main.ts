@@ -14,10 +14,11 @@ import { applyConfigOverrides, configToJson, formatConfig, getPreset, presetName
 import { InputError, SimulationError } from '../errors.ts';
 import { runKernelScenarioFunctional } from '../scenario/kernel-run.ts';
 import { loadScenario, type LoadedScenario } from '../scenario/loader.ts';
-import { JsonlSink, outputError, writeOutputFile } from '../trace/sinks.ts';
+import { JsonlSink, outputError, writeOutputFile, type TraceFilterOptions } from '../trace/sinks.ts';
 import { TraceRecorder } from '../trace/recorder.ts';
-import { runKernelScenarioTimingAsync, RunInterrupted, type InterruptFlag, type TimingRunResult } from '../scenario/timing-run.ts';
-import { runAccelSimTrace, type TraceRunResult } from '../scenario/trace-run.ts';
+import { runKernelScenarioTimingAsync, type TimingRunResult } from '../scenario/timing-run.ts';
+import { RunInterrupted, signalExitCode, withInterrupts } from '../scenario/interrupt.ts';
+import { runAccelSimTraceAsync, type TraceRunResult } from '../scenario/trace-run.ts';
 import { writePtxScenarioTrace } from '../frontends/accelsim/ptx-trace.ts';
 import { evaluateStatCheck } from '../scenario/run.ts';
 import type { StatCheck } from '../scenario/schema.ts';
@@ -103,98 +104,34 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     printChecks(r.checks, out);
     return r.passed ? ExitCode.ok : ExitCode.checkFailed;
   }
-  let recorder: TraceRecorder | null = null;
-  let tmpDir: string | null = null;
-  let traceFile = opts.trace;
-  if (opts.perfetto !== undefined && traceFile === undefined) {
-    tmpDir = mkdtempSync(join(tmpdir(), 'warpstate-'));
-    traceFile = join(tmpDir, 'trace.jsonl');
-  }
-  let engineRef: Engine | null = null;
+  const outputs = new RunOutputs(opts, loaded.scenario.name);
   const started = Date.now();
   let lastReport = started;
-  const inspected: string[] = [];
-  let sink: JsonlSink | null = null;
-  let stoppedAt: number | undefined;
-  const finish = async (checks: readonly { passed: boolean; description: string; actual: number | string }[], error?: string, signal?: string, report?: unknown) => {
-    recorder?.close();
-    if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
-    if (engineRef !== null && opts.stats !== undefined) {
-      const stop =
-        signal !== undefined
-          ? { reason: 'interrupted', signal, partial: true, time_ps: engineRef.now }
-          : error !== undefined
-            ? { reason: 'error', partial: true, time_ps: engineRef.now, error, ...(report !== undefined ? { report } : {}) }
-            : stoppedAt !== undefined
-              ? { reason: 'until', partial: true, time_ps: stoppedAt }
-              : { reason: 'done', time_ps: engineRef.now };
-      writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, stop, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
-    }
-    if (opts.perfetto !== undefined && traceFile !== undefined && engineRef !== null) {
-      try {
-        await exportPerfettoFile(traceFile, opts.perfetto);
-      } catch (e) {
-        throw e instanceof InputError ? e : outputError(opts.perfetto, e);
-      }
-    }
-    if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
-    // A trace that could not be written (a full disk) is reported once, after the rest is saved.
-    if (sink?.error) throw sink.error;
-  };
+  const head = { scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode };
   let result: TimingRunResult;
-  // SIGINT / SIGTERM stop the run at the current event; what was simulated is written (partial
-  // statistics, the closed JSONL trace, the Perfetto file) and the exit code is 128 + signal. A
-  // second signal exits at once.
-  const interrupt: InterruptFlag = { signal: null };
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (interrupt.signal !== null) process.exit(signal === 'SIGINT' ? 130 : 143);
-    interrupt.signal = signal;
-    err(`[warpstate] ${signal}: stopping at the current event and writing partial results (again to exit at once)\n`);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
   try {
-    result = await runKernelScenarioTimingAsync(loaded, {
-      configOverrides: opts.configSet ?? [],
-      strict: opts.strict === true,
-      ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
-      ...(opts.until !== undefined ? { untilPs: parseDuration(opts.until, { file: '--until' }, 'until') } : {}),
-      onEngine: (engine) => {
-        engineRef = engine;
-        if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
-        if (traceFile !== undefined) {
-          sink = new JsonlSink(traceFile);
-          recorder = new TraceRecorder(engine, [sink], loaded.scenario.name, {
-            ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
-            ...(opts.traceKinds ? { kinds: opts.traceKinds } : {}),
-            ...(opts.traceFrom ? { from: parseDuration(opts.traceFrom, { file: '--trace-from' }, 'trace-from') } : {}),
-            ...(opts.traceTo ? { to: parseDuration(opts.traceTo, { file: '--trace-to' }, 'trace-to') } : {}),
-          });
-        }
-      },
-      onProgress: (engine) => {
-        if (sink?.error) throw sink.error; // stop the run: the trace can no longer be written
-        const now = Date.now();
-        if (now - lastReport >= 2000) {
-          lastReport = now;
-          err(`[warpstate] cycle ${engine.clock('core').cycleAt(engine.now)}, ${engine.stats.value('gpu_tot_warp_insts') ?? 0} warp instructions, ${((now - started) / 1000).toFixed(1)} s\n`);
-        }
-      },
-    }, interrupt);
+    result = await withInterrupts(err, (interrupt) =>
+      runKernelScenarioTimingAsync(loaded, {
+        configOverrides: opts.configSet ?? [],
+        strict: opts.strict === true,
+        ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+        ...(opts.until !== undefined ? { untilPs: parseDuration(opts.until, { file: '--until' }, 'until') } : {}),
+        onEngine: (engine) => outputs.attach(engine),
+        onProgress: (engine) => {
+          outputs.checkSink();
+          const now = Date.now();
+          if (now - lastReport >= 2000) {
+            lastReport = now;
+            err(`[warpstate] cycle ${engine.clock('core').cycleAt(engine.now)}, ${engine.stats.value('gpu_tot_warp_insts') ?? 0} warp instructions, ${((now - started) / 1000).toFixed(1)} s\n`);
+          }
+        },
+      }, interrupt),
+    );
   } catch (e) {
-    if (e instanceof RunInterrupted) {
-      await finish([], e.message, e.signal);
-      err(`[warpstate] ${e.message}; partial results written\n`);
-      return e.signal === 'SIGINT' ? 130 : 143;
-    }
-    await finish([], (e as Error).message, undefined, e instanceof SimulationError ? e.details : undefined);
-    throw e;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    return outputs.fail(head, e, err);
   }
-  stoppedAt = result.stoppedAtPs;
-  await finish(result.checks);
+  const stoppedAt = result.stoppedAtPs;
+  await outputs.finish(head, stoppedAt !== undefined ? { reason: 'until', partial: true, time_ps: stoppedAt } : null, result.checks);
   for (const w of result.warnings) err(`${w}\n`);
   if (stoppedAt !== undefined) err(`[warpstate] stopped at ${stoppedAt} ps (--until / until) before the kernels finished: partial statistics; reference checks not evaluated\n`);
   if (!opts.quiet) {
@@ -205,6 +142,100 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   }
   printChecks(result.checks, out);
   return result.passed ? ExitCode.ok : ExitCode.checkFailed;
+}
+
+/**
+ * The files a GPU timing run writes (`--trace`, `--perfetto`, `--stats`, `--inspect`): attached
+ * to the engine before it starts, and written once at the end, whatever the end is (done,
+ * `--until`, an interrupt, a deadlock or runaway report, a unit error). Partial statistics carry
+ * `stop.partial: true` with the reason and the simulated time.
+ */
+class RunOutputs {
+  private recorder: TraceRecorder | null = null;
+  private sink: JsonlSink | null = null;
+  private tmpDir: string | null = null;
+  private readonly traceFile: string | undefined;
+  private readonly inspected: string[] = [];
+  private engine: Engine | null = null;
+
+  constructor(
+    private readonly opts: KernelRunOpts,
+    private readonly name: string,
+  ) {
+    this.traceFile = opts.trace;
+    if (opts.perfetto !== undefined && this.traceFile === undefined) {
+      this.tmpDir = mkdtempSync(join(tmpdir(), 'warpstate-'));
+      this.traceFile = join(this.tmpDir, 'trace.jsonl');
+    }
+  }
+
+  /** Subscribes the inspector and the trace recorder (with the trace filter options). */
+  attach(engine: Engine): void {
+    const opts = this.opts;
+    this.engine = engine;
+    if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => this.inspected.push(JSON.stringify(r) + '\n'));
+    if (this.traceFile !== undefined) {
+      this.sink = new JsonlSink(this.traceFile);
+      this.recorder = new TraceRecorder(engine, [this.sink], this.name, traceFilter(opts));
+    }
+  }
+
+  /** Stops the run when the trace can no longer be written (a full disk). */
+  checkSink(): void {
+    if (this.sink?.error) throw this.sink.error;
+  }
+
+  /**
+   * Closes the trace and writes inspection, statistics and Perfetto files.
+   * @param stop the stop record, or null for a run that finished (`reason: done`)
+   * @throws InputError when an output cannot be written (after writing the others)
+   */
+  async finish(head: Record<string, unknown>, stop: Record<string, unknown> | null, checks: readonly unknown[]): Promise<void> {
+    const opts = this.opts;
+    this.recorder?.close();
+    const engine = this.engine;
+    if (opts.inspect !== undefined && engine !== null) writeOutputFile(opts.inspect, this.inspected.join(''));
+    if (engine !== null && opts.stats !== undefined) {
+      writeOutputFile(opts.stats, JSON.stringify({ ...head, stop: stop ?? { reason: 'done', time_ps: engine.now }, checks, stats: engine.stats.toJSON() }, null, 1) + '\n');
+    }
+    // A trace that failed to write (a full disk) is not read back: /dev/full reads as endless zeros.
+    if (opts.perfetto !== undefined && this.traceFile !== undefined && engine !== null && !this.sink?.error) {
+      try {
+        await exportPerfettoFile(this.traceFile, opts.perfetto);
+      } catch (e) {
+        throw e instanceof InputError ? e : outputError(opts.perfetto, e);
+      }
+    }
+    if (this.tmpDir !== null) rmSync(this.tmpDir, { recursive: true, force: true });
+    // A trace that could not be written (a full disk) is reported once, after the rest is saved.
+    this.checkSink();
+  }
+
+  /**
+   * Writes partial results of a run that ended with `e`: an interrupt returns its exit code
+   * (130/143); anything else is rethrown after the files are written.
+   */
+  async fail(head: Record<string, unknown>, e: unknown, err: (s: string) => void): Promise<number> {
+    const now = this.engine?.now ?? 0;
+    if (e instanceof RunInterrupted) {
+      await this.finish(head, { reason: 'interrupted', signal: e.signal, partial: true, time_ps: now }, []);
+      err(`[warpstate] ${e.message}; partial results written\n`);
+      return signalExitCode(e.signal);
+    }
+    const report = e instanceof SimulationError ? e.details : undefined;
+    await this.finish(head, { reason: 'error', partial: true, time_ps: now, error: (e as Error).message, ...(report !== undefined ? { report } : {}) }, []);
+    throw e;
+  }
+}
+
+/** The trace filter of `--trace-units/-kinds/-from/-to`. */
+function traceFilter(opts: KernelRunOpts): TraceFilterOptions {
+  return {
+    ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
+    ...(opts.traceKinds ? { kinds: opts.traceKinds } : {}),
+    ...(opts.traceFrom ? { from: parseDuration(opts.traceFrom, { file: '--trace-from' }, 'trace-from') } : {}),
+    ...(opts.traceTo ? { to: parseDuration(opts.traceTo, { file: '--trace-to' }, 'trace-to') } : {}),
+  };
 }
 
 /** Runs an Accel-Sim trace directory on the timing model (issue 5). */
@@ -219,46 +250,52 @@ async function runTrace(
 ): Promise<number> {
   const isPreset = presetNames().includes(gpu);
   if (opts.unknownOpcode !== 'error' && opts.unknownOpcode !== 'alu') throw new InputError({ file: '--unknown-opcode' }, `must be error or alu, got '${opts.unknownOpcode}'`);
-  const recorderBox: { r: TraceRecorder | null } = { r: null };
-  let engineRef: Engine | null = null;
+  const untilRaw = opts.until ?? loaded?.scenario.until;
+  const untilPs = untilRaw === undefined ? undefined : parseDuration(untilRaw, opts.until !== undefined || loaded === undefined ? { file: '--until' } : loaded.source.locate(['until']), 'until');
+  const outputs = new RunOutputs(opts, `trace ${dir}`);
+  const head = { trace: dir, gpu };
   const started = Date.now();
-  const inspected: string[] = [];
-  const writeStats = (checks: readonly unknown[], error?: string) => {
-    if (opts.inspect !== undefined) writeOutputFile(opts.inspect, inspected.join(''));
-    if (engineRef !== null && opts.stats !== undefined) {
-      writeOutputFile(opts.stats, JSON.stringify({ trace: dir, gpu, stop: error === undefined ? { reason: 'done', time_ps: engineRef.now } : { reason: 'error', time_ps: engineRef.now, error }, checks, stats: engineRef.stats.toJSON() }, null, 1) + '\n');
-    }
-  };
+  let lastReport = started;
   let result: TraceRunResult;
   try {
-    result = runAccelSimTrace(dir, {
-      gpu: isPreset ? { preset: gpu } : { gpgpusimConfig: gpu },
-      baseDir,
-      configOverrides: opts.configSet ?? [],
-      strict: opts.strict === true,
-      unknownOpcode: opts.unknownOpcode,
-      ...(loaded ? { seed: loaded.scenario.seed, deadlockCycles: loaded.scenario.deadlockCycles, where: loaded.source.locate(['gpu']) } : {}),
-      onEngine: (engine) => {
-        engineRef = engine;
-        if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => inspected.push(JSON.stringify(r) + '\n'));
-        if (opts.trace !== undefined) recorderBox.r = new TraceRecorder(engine, [new JsonlSink(opts.trace)], `trace ${dir}`, { ...(opts.traceUnits ? { units: opts.traceUnits } : {}) });
-      },
-    });
+    result = await withInterrupts(err, (interrupt) =>
+      runAccelSimTraceAsync(dir, {
+        gpu: isPreset ? { preset: gpu } : { gpgpusimConfig: gpu },
+        baseDir,
+        configOverrides: opts.configSet ?? [],
+        strict: opts.strict === true,
+        unknownOpcode: opts.unknownOpcode as 'error' | 'alu',
+        ...(loaded ? { seed: loaded.scenario.seed, deadlockCycles: loaded.scenario.deadlockCycles, maxCycles: loaded.scenario.maxCycles, where: loaded.source.locate(['gpu']) } : {}),
+        ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
+        ...(untilPs !== undefined ? { untilPs } : {}),
+        onEngine: (engine) => outputs.attach(engine),
+        onProgress: (engine) => {
+          outputs.checkSink();
+          const now = Date.now();
+          if (now - lastReport >= 2000) {
+            lastReport = now;
+            err(`[warpstate] cycle ${engine.clock('core').cycleAt(engine.now)}, ${engine.stats.value('gpu_tot_warp_insts') ?? 0} warp instructions, ${((now - started) / 1000).toFixed(1)} s\n`);
+          }
+        },
+      }, interrupt),
+    );
   } catch (e) {
-    recorderBox.r?.close();
-    writeStats([], (e as Error).message);
-    throw e;
+    return outputs.fail(head, e, err);
   }
-  recorderBox.r?.close();
   for (const w of result.warnings) err(`${w}\n`);
   const s = result.engine.stats;
   const traced = s.value('trace.warp_insts') ?? 0;
-  const checks = [
-    { description: 'simulated warp instructions == warp instructions in the trace', passed: s.value('gpu_tot_warp_insts') === traced, actual: s.value('gpu_tot_warp_insts') ?? 0 },
-    ...(loaded ? loaded.scenario.checks.filter((c) => 'stat' in c).map((c) => evaluateStatCheck(result.engine, c as StatCheck)) : []),
-  ];
-  writeStats(checks);
-  if (opts.perfetto !== undefined && opts.trace !== undefined) await exportPerfettoFile(opts.trace, opts.perfetto);
+  const stoppedAt = result.stoppedAtPs;
+  // Stopped early (--until), the simulated count is below the trace's: no check is meaningful.
+  const checks =
+    stoppedAt !== undefined
+      ? []
+      : [
+          { description: 'simulated warp instructions == warp instructions in the trace', passed: s.value('gpu_tot_warp_insts') === traced, actual: s.value('gpu_tot_warp_insts') ?? 0 },
+          ...(loaded ? loaded.scenario.checks.filter((c) => 'stat' in c).map((c) => evaluateStatCheck(result.engine, c as StatCheck)) : []),
+        ];
+  await outputs.finish(head, stoppedAt !== undefined ? { reason: 'until', partial: true, time_ps: stoppedAt } : null, checks);
+  if (stoppedAt !== undefined) err(`[warpstate] stopped at ${stoppedAt} ps (--until / until) before the kernels finished: partial statistics; checks not evaluated\n`);
   if (!opts.quiet) {
     out(`# Accel-Sim trace ${dir} on ${result.config.name}: ${result.trace.kernels.length} kernel(s), ${traced} warp instructions\n`);
     out(s.format() + '\n');
@@ -301,7 +338,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
     .option('--max-cycles <n>', 'stop a timing run as runaway after this many core cycles (exit 3, partial statistics written)', positiveInt('--max-cycles'))
     .option('--strict', 'refuse a config override of a field the model does not read (not modelled), instead of warning')
-    .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each; time in ps) as JSON Lines; timing runs of kernel scenarios and Accel-Sim traces')
+    .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each; time in ps) as JSON Lines; timing runs only')
     .action(async (file: string | undefined, opts) => {
       if (opts.accelsimTrace !== undefined) {
         setExit(await runTrace(opts.accelsimTrace, opts.gpu ?? 'gtx480', '.', opts, out, undefined, err));
@@ -329,31 +366,44 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         setExit(await runKernelScenario(loaded, opts, out, err));
         return;
       }
-      // runScenario builds and runs the engine itself and offers no hook on it (src/scenario/run.ts):
-      // refuse rather than write nothing.
-      if (opts.inspect !== undefined) throw new InputError({ file: '--inspect' }, 'is available for kernel scenarios and Accel-Sim traces; a network scenario (units and links) cannot be inspected yet', 'inspect');
       const started = Date.now();
       let lastReport = started;
-      const result = await runScenario(loaded, {
-        registry: createUnitRegistry(),
-        ...(opts.until !== undefined ? { until: opts.until } : {}),
-        ...(opts.trace !== undefined ? { tracePath: opts.trace } : {}),
-        ...(opts.perfetto !== undefined ? { perfettoPath: opts.perfetto } : {}),
-        ...(opts.stats !== undefined ? { statsPath: opts.stats } : {}),
-        traceFilter: {
-          ...(opts.traceUnits ? { units: opts.traceUnits } : {}),
-          ...(opts.traceKinds ? { kinds: opts.traceKinds } : {}),
-          ...(opts.traceFrom ? { from: parseDuration(opts.traceFrom, { file: '--trace-from' }, 'trace-from') } : {}),
-          ...(opts.traceTo ? { to: parseDuration(opts.traceTo, { file: '--trace-to' }, 'trace-to') } : {}),
-        },
-        onProgress: (engine) => {
-          const now = Date.now();
-          if (now - lastReport >= 2000) {
-            lastReport = now;
-            err(`[warpstate] ${(engine.now / 1e6).toFixed(3)} us simulated, ${engine.events.value} events, ${((now - started) / 1000).toFixed(1)} s\n`);
-          }
-        },
-      });
+      const inspected: { records: string[] | null } = { records: null };
+      let result: Awaited<ReturnType<typeof runScenario>>;
+      try {
+        result = await withInterrupts(err, (interrupt) =>
+          runScenario(loaded, {
+            registry: createUnitRegistry(),
+            interrupt,
+            ...(opts.until !== undefined ? { until: opts.until } : {}),
+            ...(opts.trace !== undefined ? { tracePath: opts.trace } : {}),
+            ...(opts.perfetto !== undefined ? { perfettoPath: opts.perfetto } : {}),
+            ...(opts.stats !== undefined ? { statsPath: opts.stats } : {}),
+            traceFilter: traceFilter(opts),
+            onEngine: (engine) => {
+              if (opts.inspect === undefined) return;
+              const records: string[] = (inspected.records = []);
+              engine.inspect$.subscribe((r) => records.push(JSON.stringify(r) + '\n'));
+            },
+            onProgress: (engine) => {
+              const now = Date.now();
+              if (now - lastReport >= 2000) {
+                lastReport = now;
+                err(`[warpstate] ${(engine.now / 1e6).toFixed(3)} us simulated, ${engine.events.value} events, ${((now - started) / 1000).toFixed(1)} s\n`);
+              }
+            },
+          }),
+        );
+      } catch (e) {
+        if (opts.inspect !== undefined && inspected.records !== null) writeOutputFile(opts.inspect, inspected.records.join(''));
+        if (e instanceof RunInterrupted) {
+          err(`[warpstate] ${e.message}; partial results written\n`);
+          setExit(signalExitCode(e.signal));
+          return;
+        }
+        throw e;
+      }
+      if (opts.inspect !== undefined && inspected.records !== null) writeOutputFile(opts.inspect, inspected.records.join(''));
       if (!opts.quiet) {
         out(`# scenario ${loaded.scenario.name} (seed ${result.engine.seed}): stopped (${result.run.reason}) at ${result.run.time} ps\n`);
         out(result.engine.stats.format() + '\n');

@@ -16,6 +16,7 @@ import { TraceRecorder } from '../trace/recorder.ts';
 import { JsonlSink, writeOutputFile, type TraceFilterOptions, type TraceSink } from '../trace/sinks.ts';
 import type { LoadedScenario } from './loader.ts';
 import type { StatCheck } from './schema.ts';
+import { RunInterrupted, runInterruptible, type InterruptFlag } from './interrupt.ts';
 
 /** Options of {@link runScenario}. */
 export interface RunScenarioOptions {
@@ -35,6 +36,10 @@ export interface RunScenarioOptions {
   sinks?: TraceSink[];
   /** Called about every 64k events with the engine (progress reporting). */
   onProgress?: (engine: Engine) => void;
+  /** Called with the engine once it is built, before it starts (inspection, extra observers). */
+  onEngine?: (engine: Engine) => void;
+  /** Set by a signal handler to stop the run at the current event (partial results written). */
+  interrupt?: InterruptFlag;
 }
 
 /** Outcome of one check. */
@@ -104,11 +109,17 @@ export function compareOp(op: StatCheck['op'], actual: number, value: number): b
 }
 
 /** The statistics file content. */
-export function statsDocument(loaded: LoadedScenario, engine: Engine, run: RunResult | null, checks: readonly CheckResult[], error?: string) {
+export function statsDocument(loaded: LoadedScenario, engine: Engine, run: RunResult | null, checks: readonly CheckResult[], error?: unknown) {
+  const stop =
+    run !== null
+      ? { reason: run.reason, time_ps: run.time, pending: run.pendingUnits }
+      : error instanceof RunInterrupted
+        ? { reason: 'interrupted', signal: error.signal, partial: true, time_ps: engine.now }
+        : { reason: 'error', partial: true, time_ps: engine.now, error: error instanceof Error ? error.message : String(error) };
   return {
     scenario: loaded.scenario.name,
     seed: engine.seed,
-    stop: run === null ? { reason: 'error', time_ps: engine.now, error } : { reason: run.reason, time_ps: run.time, pending: run.pendingUnits },
+    stop,
     checks,
     stats: engine.stats.toJSON(),
   };
@@ -126,6 +137,7 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
   }
   if (scenario.units.length === 0) throw new InputError(source.locate([]), 'the scenario has no units', 'units');
   const engine = buildNetwork(loaded, options.registry);
+  options.onEngine?.(engine);
   const untilRaw = options.until ?? scenario.until;
   const limit = untilRaw === undefined ? Infinity : parseDuration(untilRaw, options.until !== undefined ? { file: '--until' } : source.locate(['until']), 'until');
 
@@ -136,34 +148,36 @@ export async function runScenario(loaded: LoadedScenario, options: RunScenarioOp
     tmpDir = mkdtempSync(join(tmpdir(), 'warpstate-'));
     traceFile = join(tmpDir, 'trace.jsonl');
   }
-  if (traceFile !== undefined) sinks.push(new JsonlSink(traceFile));
+  const jsonl = traceFile !== undefined ? new JsonlSink(traceFile) : null;
+  if (jsonl !== null) sinks.push(jsonl);
   const recorder = sinks.length > 0 ? new TraceRecorder(engine, sinks, scenario.name, options.traceFilter) : null;
 
   let run: RunResult | null = null;
   try {
     engine.start();
-    const progressEvery = 1 << 16;
     const onProgress = options.onProgress;
-    run = engine.run(
-      limit,
-      onProgress
-        ? (e) => {
-            if ((e.events.value & (progressEvery - 1)) === 0) onProgress(e);
-            return false;
-          }
-        : null,
-    );
+    run = await runInterruptible(engine, limit, options.interrupt, (e) => {
+      // Stop when the trace can no longer be written (a full disk): reported after the rest is saved.
+      if (jsonl?.error) throw jsonl.error;
+      onProgress?.(e);
+    });
     engine.finalize();
   } catch (e) {
     recorder?.close();
     if (options.statsPath !== undefined) {
-      writeOutputFile(options.statsPath, JSON.stringify(statsDocument(loaded, engine, null, [], (e as Error).message), null, 1) + '\n');
+      writeOutputFile(options.statsPath, JSON.stringify(statsDocument(loaded, engine, null, [], e), null, 1) + '\n');
     }
-    if (options.perfettoPath !== undefined && traceFile !== undefined) await exportPerfettoFile(traceFile, options.perfettoPath);
+    if (options.perfettoPath !== undefined && traceFile !== undefined && !jsonl?.error) await exportPerfettoFile(traceFile, options.perfettoPath);
     if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
-    throw e instanceof SimulationError ? e : new SimulationError(`run failed at ${engine.now} ps: ${(e as Error).message}`, { cause: e });
+    if (e instanceof RunInterrupted || e instanceof SimulationError || e instanceof InputError) throw e;
+    throw new SimulationError(`run failed at ${engine.now} ps: ${(e as Error).message}`, { cause: e });
   }
   recorder?.close();
+  if (jsonl?.error) {
+    if (options.statsPath !== undefined) writeOutputFile(options.statsPath, JSON.stringify(statsDocument(loaded, engine, run, []), null, 1) + '\n');
+    if (tmpDir !== null) rmSync(tmpDir, { recursive: true, force: true });
+    throw jsonl.error;
+  }
 
   const checks: CheckResult[] = scenario.checks.map((c) => {
     if ('stat' in c) return evaluateStatCheck(engine, c);

@@ -22,6 +22,7 @@ import { parseDuration } from '../sim/time.ts';
 import type { LoadedScenario } from './loader.ts';
 import { checkKernelScenario, prepareKernelScenario, readBackBuffers, type KernelCheckResult, type PreparedKernelScenario } from './kernel-run.ts';
 import type { TypedArray } from './references/index.ts';
+import { RunInterrupted, type InterruptFlag } from './interrupt.ts';
 
 /** Options of {@link runKernelScenarioTiming}. */
 export interface TimingRunOptions {
@@ -170,20 +171,6 @@ export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingR
 
 /** How a watched run ended without an error: the workload finished, or the stop time came. */
 export type WatchdogStop = 'done' | 'until';
-
-/** A request to stop a run, set from a signal handler (`SIGINT`, `SIGTERM`). */
-export interface InterruptFlag {
-  /** The signal that asked the run to stop, or null. */
-  signal: string | null;
-}
-
-/** A run stopped by a signal: statistics are partial, the simulated time is `engine.now`. */
-export class RunInterrupted extends Error {
-  constructor(readonly signal: string, readonly timePs: number) {
-    super(`interrupted by ${signal} at ${timePs} ps`);
-    this.name = 'RunInterrupted';
-  }
-}
 
 /**
  * {@link runKernelScenarioTiming} that yields to the event loop every 2^16 events, so a signal

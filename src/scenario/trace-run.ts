@@ -14,7 +14,11 @@ import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
 import type { SourceLocation } from '../errors.ts';
-import { checkNotModelled, runWithWatchdog } from './timing-run.ts';
+import { checkNotModelled, runWithWatchdog, runWithWatchdogAsync, type WatchdogStop } from './timing-run.ts';
+import type { InterruptFlag } from './interrupt.ts';
+
+/** Default cycle cap of a trace run (as a scenario's `maxCycles` default). */
+export const TRACE_MAX_CYCLES = 1_000_000_000;
 
 /** Options of {@link runAccelSimTrace}. */
 export interface TraceRunOptions {
@@ -28,6 +32,10 @@ export interface TraceRunOptions {
   readonly unknownOpcode?: 'error' | 'alu';
   readonly seed?: number;
   readonly deadlockCycles?: number;
+  /** Core cycles after which the run is stopped as runaway (`--max-cycles`; default {@link TRACE_MAX_CYCLES}). */
+  readonly maxCycles?: number;
+  /** Stop time, ps (`--until`): partial statistics, the trace check is not meaningful. */
+  readonly untilPs?: number;
   readonly engine?: EngineOptions;
   readonly onEngine?: (engine: Engine) => void;
   readonly onProgress?: (engine: Engine) => void;
@@ -45,14 +53,44 @@ export interface TraceRunResult {
   /** Warp instructions in the trace files, per kernel. */
   readonly traceInstructions: readonly number[];
   readonly memcpyBytes: number;
+  /** Set when the run stopped at `untilPs` before the kernels finished (ps). */
+  readonly stoppedAtPs?: number;
 }
 
 /**
  * Runs every kernel of an Accel-Sim trace directory.
  * @throws InputError for a bad trace, config or a kernel the GPU cannot hold; SimulationError
- *   for a deadlock
+ *   for a deadlock or a runaway run (its report in `details`)
  */
 export function runAccelSimTrace(dir: string, options: TraceRunOptions): TraceRunResult {
+  const setup = setupAccelSimTrace(dir, options);
+  try {
+    return finish(setup, runWithWatchdog(setup.engine, options.deadlockCycles ?? 100_000, setup.config, options.onProgress, options.maxCycles ?? TRACE_MAX_CYCLES, options.untilPs));
+  } finally {
+    setup.trace.close();
+  }
+}
+
+/**
+ * {@link runAccelSimTrace} that yields to the event loop every 2^16 events, so a signal handler
+ * can set `interrupt`.
+ * @throws RunInterrupted when interrupted (statistics partial); as {@link runAccelSimTrace}
+ */
+export async function runAccelSimTraceAsync(dir: string, options: TraceRunOptions, interrupt: InterruptFlag): Promise<TraceRunResult> {
+  const setup = setupAccelSimTrace(dir, options);
+  try {
+    return finish(setup, await runWithWatchdogAsync(setup.engine, options.deadlockCycles ?? 100_000, setup.config, options.onProgress, options.maxCycles ?? TRACE_MAX_CYCLES, interrupt, options.untilPs));
+  } finally {
+    setup.trace.close();
+  }
+}
+
+function finish(setup: Omit<TraceRunResult, 'stoppedAtPs'>, stop: WatchdogStop): TraceRunResult {
+  return stop === 'until' ? { ...setup, stoppedAtPs: setup.engine.now } : setup;
+}
+
+/** Loads the config and trace and builds the GPU (not yet run); the caller closes `trace`. */
+function setupAccelSimTrace(dir: string, options: TraceRunOptions): Omit<TraceRunResult, 'stoppedAtPs'> {
   const config = loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, options.configOverrides ?? []);
   const warnings = (options.configOverrides ?? []).length > 0 ? checkNotModelled(loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, []), config, options.strict ?? false, { file: '--config-set' }) : [];
   const trace = openAccelSimTrace(dir, { unknownOpcode: options.unknownOpcode ?? 'error' });
@@ -88,9 +126,9 @@ export function runAccelSimTrace(dir: string, options: TraceRunOptions): TraceRu
     engine.stats.derived('trace.memcpy_bytes', () => memcpyBytes, 'bytes copied to the device by MemcpyHtoD commands', 'bytes');
     engine.stats.derived('trace.warp_insts', () => traceInstructions.reduce((a, b) => a + b, 0), 'warp instructions in the trace files', 'count');
     options.onEngine?.(engine);
-    runWithWatchdog(engine, options.deadlockCycles ?? 100_000, config, options.onProgress);
     return { engine, config, trace, traceInstructions, memcpyBytes, warnings };
-  } finally {
+  } catch (e) {
     trace.close();
+    throw e;
   }
 }

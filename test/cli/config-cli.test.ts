@@ -18,7 +18,7 @@ describe('warpstate config', () => {
   });
 
   it('imports a gpgpusim.config and lists the options it ignores by name', async () => {
-    const r = await runCli(['config', 'show', '../shared/data/gpgpusim-configs/tested-cfgs/SM2_GTX480/gpgpusim.config']);
+    const r = await runCli(['config', 'show', 'data/gpgpusim-configs/tested-cfgs/SM2_GTX480/gpgpusim.config']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/# \d+ options mapped; \d+ not modelled:/);
     expect(r.out).toMatch(/#\s+-\S+ \(line \d+\)/);

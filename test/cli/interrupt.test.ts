@@ -59,4 +59,35 @@ describe('interrupts', () => {
     const pf = JSON.parse(readFileSync(perfetto, 'utf8'));
     expect(Array.isArray(pf.traceEvents) ? pf.traceEvents.length : 0).toBeGreaterThan(100);
   }, 60_000);
+
+  it('SIGTERM stops a network scenario with partial statistics, a closed trace, a Perfetto file and exit 143', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warpstate-int-'));
+    const stats = join(dir, 'stats.json');
+    const trace = join(dir, 'trace.jsonl');
+    const perfetto = join(dir, 'trace.perfetto.json');
+    // 16 generators x 1e7 requests: minutes of simulation, stopped after the first progress line.
+    const args = ['run', 'scenarios/memory-network.yaml', '--set', 'units.GEN.params.requests=10000000', '--stats', stats, '--trace', trace, '--trace-units', 'CTRL,MEM[0]', '--perfetto', perfetto, '-q'];
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const code = await new Promise<number | null>((resolve) => {
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (stderr.includes('us simulated') && !child.killed) child.kill('SIGTERM');
+      });
+      child.on('exit', (c) => resolve(c));
+    });
+    expect(stderr).toContain('SIGTERM: stopping at the current event');
+    expect(code).toBe(143);
+    const doc = JSON.parse(readFileSync(stats, 'utf8'));
+    expect(doc.stop).toMatchObject({ reason: 'interrupted', signal: 'SIGTERM', partial: true });
+    // Far fewer than the 1.6e8 requests asked for, but some: the run was stopped in its loop.
+    const completed = Object.entries(doc.stats as Record<string, unknown>).filter(([k]) => /^GEN\[\d+\]\.completed$/.test(k)).reduce((a, [, v]) => a + (v as number), 0);
+    expect(completed).toBeGreaterThan(0);
+    expect(completed).toBeLessThan(160_000_000);
+    const lines = readFileSync(trace, 'utf8').trim().split('\n');
+    for (const l of lines) JSON.parse(l);
+    expect(lines.some((l) => l.includes('"MEM[0]"'))).toBe(true);
+    const pf = JSON.parse(readFileSync(perfetto, 'utf8'));
+    expect(pf.traceEvents.length).toBeGreaterThan(10);
+  }, 60_000);
 });

@@ -84,20 +84,39 @@ describe('warpstate units', () => {
     expect(r.err).not.toMatch(/\n\s+at /);
   });
 
-  it('--inspect is refused where no statechart runs on an engine it can reach', async () => {
+  it('--inspect is refused on a functional run, where no statechart runs', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'warpstate-inspect-')), 'inspect.jsonl');
-    const net = await runCli(['run', 'scenarios/memory-network.yaml', '-q', '--inspect', file]);
-    expect(net.code).toBe(2);
-    expect(net.err).toContain('--inspect');
     const functional = await runCli(['run', 'scenarios/k-vecadd.yaml', '--functional', '-q', '--inspect', file]);
     expect(functional.code).toBe(2);
     expect(functional.err).toContain('needs a timing run');
     expect(existsSync(file)).toBe(false);
   });
 
+  it('--inspect on a network scenario records the duty-cycle controller at its cycle boundaries', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'warpstate-inspect-')), 'inspect.jsonl');
+    const net = await runCli(['run', 'scenarios/memory-network.yaml', '-q', '--inspect', file]);
+    expect(net.code).toBe(0);
+    const states = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { time: number; unit: string; kind: string; state?: string })
+      .filter((r) => r.kind === 'snapshot');
+    // CTRL at 1400 MHz: run 300 cycles, pause 100, twice (scenarios/memory-network.yaml); a
+    // boundary at cycle c is at floor(c * 1e12 / 1.4e9) ps: 300 -> 214285, 400 -> 285714,
+    // 700 -> 500000, 800 -> 571428, 1100 -> 785714.
+    expect(states.map((r) => [r.unit, r.time, r.state])).toEqual([
+      ['CTRL', 0, 'running'],
+      ['CTRL', 214285, 'paused'],
+      ['CTRL', 285714, 'running'],
+      ['CTRL', 500000, 'paused'],
+      ['CTRL', 571428, 'running'],
+      ['CTRL', 785714, 'done'],
+    ]);
+  });
+
   it('--inspect on an Accel-Sim trace run records the SM Work Manager from launch to done', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'warpstate-inspect-')), 'inspect.jsonl');
-    const traces = '../shared/data/accelsim-traces';
+    const traces = 'data/accelsim-traces';
     const r = await runCli(['run', '--accelsim-trace', `${traces}/vectoradd-100-32`, '--gpu', `${traces}/gtx1080-config/gpgpusim.config`, '-q', '--inspect', file]);
     expect(r.code).toBe(0);
     const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));

@@ -6,7 +6,7 @@ import { configToJson, formatBytes, formatConfig, loadGpuConfigFile, parseGpuCon
 import { InputError } from '../../src/errors.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warpstate-cfgfmt-'));
-const SM2 = resolve(process.cwd(), '..', 'shared', 'data', 'gpgpusim-configs', 'tested-cfgs', 'SM2_GTX480', 'gpgpusim.config');
+const SM2 = resolve(process.cwd(), 'data', 'gpgpusim-configs', 'tested-cfgs', 'SM2_GTX480', 'gpgpusim.config');
 
 describe('formatConfig', () => {
   const text = formatConfig(presets.gtx480!);

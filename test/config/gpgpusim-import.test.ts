@@ -7,8 +7,8 @@ import { gtx480 } from '../../src/config/presets/gtx480.ts';
 import { cacheSizeBytes, peakDramBandwidthBytesPerSec, type GpuConfig } from '../../src/config/schema.ts';
 import { InputError } from '../../src/errors.ts';
 
-/** The shared reference data (DESIGN.md: ../shared/data relative to the repository). */
-const DATA = resolve(process.cwd(), '..', 'shared', 'data');
+/** Third-party reference data copied into the project (data/README.md). */
+const DATA = resolve(process.cwd(), 'data');
 const CFGS = join(DATA, 'gpgpusim-configs');
 const cfg = (kind: string, name: string): string => join(CFGS, kind, name, 'gpgpusim.config');
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.ts';
 import { openAccelSimTrace, type AccelSimOpenOptions } from '../../src/frontends/accelsim/index.ts';
 
-const SHARED = resolve(process.cwd(), '..', 'shared', 'data', 'accelsim-traces');
+const SHARED = resolve(process.cwd(), 'data', 'accelsim-traces');
 const FIX = resolve(process.cwd(), 'test', 'frontends', 'fixtures');
 const VECTORADD = readFileSync(join(SHARED, 'vectoradd-100-32', 'kernel-1.traceg'), 'latin1');
 const MULTI = readFileSync(join(FIX, 'multi-cta', 'kernel-1.traceg'), 'latin1');

@@ -7,7 +7,7 @@ import {
   resolveGenericSpace, SASS_OPCODE_NAMES, SassArch, SassOpcodeMapper,
 } from '../../src/frontends/accelsim/opcodes.ts';
 
-const DATA = resolve(process.cwd(), '..', 'shared', 'data');
+const DATA = resolve(process.cwd(), 'data');
 const TRACE_CFGS = join(DATA, 'gpgpusim-configs', 'accel-sim-trace-configs');
 const where = { file: 'k.traceg', line: 9, column: 3 };
 const W = [where.file, where.line, where.column] as const;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { OpClass, StateSpace } from '../../src/isa/ir.ts';
 import { AddressMode, openAccelSimTrace, SassArch, type TraceInstruction } from '../../src/frontends/accelsim/index.ts';
 
-const SHARED = resolve(process.cwd(), '..', 'shared', 'data', 'accelsim-traces');
+const SHARED = resolve(process.cwd(), 'data', 'accelsim-traces');
 const FIX = resolve(process.cwd(), 'test', 'frontends', 'fixtures');
 
 const allInstructions = (dir: string): TraceInstruction[] => {

@@ -8,7 +8,7 @@ import {
   type TraceInstruction, type WriterCommand, type WriterCta, type WriterInstruction,
 } from '../../src/frontends/accelsim/index.ts';
 
-const SHARED = resolve(process.cwd(), '..', 'shared', 'data', 'accelsim-traces');
+const SHARED = resolve(process.cwd(), 'data', 'accelsim-traces');
 const lanes = (f: (lane: number) => number): number[] => Array.from({ length: 32 }, (_, l) => f(l));
 
 describe('address mode choice', () => {

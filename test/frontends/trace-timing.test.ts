@@ -8,7 +8,7 @@ import { runKernelScenarioTiming } from '../../src/scenario/timing-run.ts';
 import { runAccelSimTrace } from '../../src/scenario/trace-run.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const traces = '../shared/data/accelsim-traces';
+const traces = 'data/accelsim-traces';
 const gtx1080 = `${traces}/gtx1080-config/gpgpusim.config`;
 const dir = mkdtempSync(join(tmpdir(), 'warpstate-trace-timing-'));
 

@@ -5,7 +5,7 @@
  * Trace format (Accel-Sim tracer versions 3 and 4, as written by its NVBit tool and its
  * post-processing step; read from the Accel-Sim sources `util/tracer_nvbit/tracer_tool/` and
  * `gpu-simulator/trace-parser/`, and checked against the shared traces in
- * `../shared/data/accelsim-traces/`): one line per dynamic warp instruction,
+ * `data/accelsim-traces/`): one line per dynamic warp instruction,
  *
  * `[line_num] PC mask dest_num [dests] opcode src_num [srcs] mem_width [mode addresses]`
  *

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.ts';
 import { AddressMap, DecodedAddress, parseAddressMapping } from '../../../src/model/mem/address-map.ts';
 
-/** From /work/shared/data/gpgpusim-configs/tested-cfgs/SM2_GTX480/gpgpusim.config. */
+/** From data/gpgpusim-configs/tested-cfgs/SM2_GTX480/gpgpusim.config. */
 const GTX480_MAP = 'dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS';
 /** The variant quoted in the task (bank bits 7, 12..14). */
 const ALT_MAP = 'dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.RBBBCCCC.BCCSSSSS';
