@@ -123,7 +123,7 @@ export const trafficGenerator = defineUnit<TrafficGeneratorParams>({
   ports: [
     { name: 'req', direction: 'out', description: 'requests', messageKinds: [MemKind.readReq, MemKind.writeReq], capacity: 'requestQueueDepth' },
     { name: 'rsp', direction: 'in', description: 'responses', messageKinds: [MemKind.rsp], capacity: 'maxOutstanding' },
-    { name: 'ctrl', direction: 'in', description: 'pause/resume commands (may stay unconnected)', messageKinds: [CtrlKind.pause, CtrlKind.resume], capacity: 4 },
+    { name: 'ctrl', direction: 'in', description: 'pause/resume commands (may stay unconnected)', messageKinds: [CtrlKind.pause, CtrlKind.resume], capacity: 4, optional: true },
   ],
   stats: [
     { name: 'issued', unit: 'count', description: 'requests issued' },

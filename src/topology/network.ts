@@ -77,7 +77,7 @@ function escapeRegex(s: string): string {
 
 /**
  * Creates the engine, clocks, units and links of a scenario (not yet started).
- * @throws InputError for an unknown kind or clock, a kind that needs a resource (an object only a
+ * @throws InputError for an unknown kind or clock, a port no link connects, a kind that needs a resource (an object only a
  *   GPU topology builds, e.g. the kernel context of `smIssue`), bad unit params, or links that
  *   do not resolve
  */
@@ -143,5 +143,12 @@ export function buildNetwork(loaded: LoadedScenario, registry: UnitRegistry, opt
       }
     }
   });
+  // A port left open would fail only when the first message is sent on it, mid-run, as a
+  // machine failure; it is a mistake in the scenario's links, so it is refused here.
+  const open = engine.unconnectedPorts();
+  if (open.length > 0) {
+    const shown = open.slice(0, 8).join(', ') + (open.length > 8 ? `, ... (${open.length} in all)` : '');
+    throw new InputError(source.locate(['links']), `no link connects ${open.length === 1 ? 'port' : 'ports'} ${shown}; every port a unit declares (except optional ones) needs a link`, 'links');
+  }
   return engine;
 }

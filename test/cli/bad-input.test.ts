@@ -90,4 +90,17 @@ describe('override keys cannot reach an object prototype', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
+
+  it('a port no link connects is an input error naming the links field, not a machine failure', async () => {
+    const net = ['name: net', 'clocks: { core: 1GHz }', 'units:', '  - { name: GEN, kind: trafficGenerator, params: { requests: 5 } }', '  - { name: MEM, kind: fixedLatencyMemory, params: { latencyCycles: 7 } }', 'links:', '  - { from: GEN.req, to: MEM.req }'];
+    const f = file('open-port.yaml', net.join('\n') + '\n');
+    const r = await runCli(['run', f, '-q']);
+    expect(r.code).toBe(2);
+    // MEM.rsp (out) and GEN.rsp (in) are both left open; GEN.ctrl is optional.
+    expect(r.err).toContain(`${f}:7:3: links: no link connects ports GEN.rsp, MEM.rsp;`);
+    expect(r.err).not.toContain('    at ');
+    const ok = file('closed.yaml', [...net, '  - { from: MEM.rsp, to: GEN.rsp }', 'checks:', '  - { stat: GEN.completed, op: "==", value: 5 }'].join('\n') + '\n');
+    expect((await runCli(['run', ok, '-q'])).code).toBe(0);
+  });
 });
+
