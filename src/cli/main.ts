@@ -23,6 +23,7 @@ import { writePtxScenarioTrace } from '../frontends/accelsim/ptx-trace.ts';
 import { evaluateStatCheck } from '../scenario/run.ts';
 import type { StatCheck } from '../scenario/schema.ts';
 import type { Engine } from '../sim/engine.ts';
+import { StatsRegistry } from '../stats/registry.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,14 +93,26 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   if (mode === 'functional') {
     // No engine and no statechart runs in a functional run: nothing to inspect.
     if (opts.inspect !== undefined) throw new InputError({ file: '--inspect' }, 'needs a timing run (statechart units run only on the timing model), not a functional one', 'inspect');
-    const r = runKernelScenarioFunctional(loaded);
+    const stats = new StatsRegistry();
+    const head = { scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode };
+    let r: ReturnType<typeof runKernelScenarioFunctional>;
+    try {
+      r = runKernelScenarioFunctional(loaded, stats);
+    } catch (e) {
+      // A kernel fault: the launches that completed are counted in the partial statistics.
+      if (e instanceof SimulationError && opts.stats !== undefined) {
+        const stop = { reason: 'error', partial: true, error: e.message, ...(e.details !== undefined ? { report: e.details } : {}) };
+        writeOutputFile(opts.stats, JSON.stringify({ ...head, stop, checks: [], stats: stats.toJSON() }, null, 1) + '\n');
+      }
+      throw e;
+    }
     if (!opts.quiet) {
       out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}): functional run of ${loaded.scenario.launches.length} launch(es)\n`);
       out(r.stats.format() + '\n');
       out(`# functional speed: ${Math.round(r.threadInstructionsPerSecond)} thread instructions/s (${r.elapsedMs.toFixed(1)} ms)\n`);
     }
     if (opts.stats !== undefined) {
-      writeOutputFile(opts.stats, JSON.stringify({ scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode, checks: r.checks, stats: r.stats.toJSON() }, null, 1) + '\n');
+      writeOutputFile(opts.stats, JSON.stringify({ ...head, stop: { reason: 'done' }, checks: r.checks, stats: r.stats.toJSON() }, null, 1) + '\n');
     }
     printChecks(r.checks, out);
     return r.passed ? ExitCode.ok : ExitCode.checkFailed;

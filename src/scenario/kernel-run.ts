@@ -208,9 +208,10 @@ export function checkKernelScenario(loaded: LoadedScenario, prepared: PreparedKe
  * Runs a kernel scenario functionally.
  * @throws InputError for bad buffers, PTX or launches (file, line, field named);
  *   FunctionalFault (a SimulationError) for a memory fault or barrier deadlock in a kernel
+ * @param stats where the counters go; a caller that passes its own registry still has the
+ *   counts of the launches that completed when a later one faults (partial statistics)
  */
-export function runKernelScenarioFunctional(loaded: LoadedScenario): KernelScenarioResult {
-  const stats = new StatsRegistry();
+export function runKernelScenarioFunctional(loaded: LoadedScenario, stats: StatsRegistry = new StatsRegistry()): KernelScenarioResult {
   const kernels = stats.counter('functional.kernels', 'kernel launches executed');
   const ctas = stats.counter('functional.ctas', 'CTAs executed');
   const warpInsts = stats.counter('functional.warp_insts', 'warp instructions executed');
