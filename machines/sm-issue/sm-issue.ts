@@ -69,6 +69,7 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
   stats: [
     { name: 'thread_insts', unit: 'count', description: 'thread instructions issued (active lanes)', gpuTotal: 'gpu_sim_insn' },
     { name: 'warp_insts', unit: 'count', description: 'warp instructions issued', gpuTotal: 'gpu_tot_warp_insts' },
+    { name: 'ctas_done', unit: 'count', description: 'CTAs completed', gpuTotal: 'gpu_tot_ctas_done' },
     { name: 'sched_<state>', unit: 'cycles', description: 'scheduler-cycles per idle-time state (000 §3.5.3): noInstruction, notReady, pipelineStall, canIssue' },
     { name: 'warp_state_<state>', unit: 'warp-cycles', description: 'warp-cycles per warp state (000 §5.3; plus waiting at a barrier)' },
     { name: 'stall_<kind>', unit: 'cycles', description: 'stall breakdown (004 Fig. 3): memoryConflict, memoryDependency, fetch, other, none' },

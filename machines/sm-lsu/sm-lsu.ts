@@ -103,6 +103,8 @@ export interface SmLsuState {
   readonly stats: {
     readonly insts: Counter[];
     readonly transactions: Counter;
+    /** Stores and atomics accepted (the watchdog's sign of architectural progress). */
+    readonly memWrites: Counter;
     readonly requestedBytes: Counter;
     readonly transferredBytes: Counter;
     readonly bankConflictCycles: Counter;
@@ -168,6 +170,7 @@ function accept(s: SmLsuState, msg: Message<LsuDispatch>, cycle: number): void {
     throw new SimulationError(`${io.name}: lsu.dispatch with state space ${STATE_SPACE_NAME[d.space] ?? d.space} (expected global, local, shared, const or param)`, { warp: d.warp, seq: d.seq });
   }
   s.stats.insts[counted]!.value++;
+  if (!d.isLoad || d.atomic) s.stats.memWrites.value++;
   s.inFlight++;
   const inst: LsuInst = { wb, space, isLoad: d.isLoad, atomic: d.atomic, start: io.now, outstanding: 0, allSent: false, doneCycle: -1 };
   if (space === StateSpace.Shared) {
@@ -274,6 +277,7 @@ export const smLsu = defineUnit<SmLsuParams>({
   finalize: (snap: { context: SmLsuState }) => snap.context.lifecycle.finalize(),
   stats: [
     { name: 'insts_<space>', unit: 'count', description: 'memory instructions accepted per state space (global, shared, const, local, param)' },
+    { name: 'mem_writes', unit: 'count', description: 'memory instructions that write (stores and atomics, any state space); the run watchdog reads it to tell a spin loop from work', gpuTotal: 'gpu_tot_mem_writes' },
     { name: 'transactions', unit: 'count', description: 'transactions sent to the L1D' },
     { name: 'requested_bytes', unit: 'bytes', description: 'bytes the active lanes of global/local instructions access' },
     { name: 'transferred_bytes', unit: 'bytes', description: 'bytes of the transactions sent to the L1D' },
@@ -326,6 +330,7 @@ export const smLsu = defineUnit<SmLsuParams>({
           stats: {
             insts,
             transactions,
+            memWrites: c('mem_writes', 'memory instructions that write (stores and atomics)'),
             requestedBytes,
             transferredBytes,
             bankConflictCycles: c('shared_bank_conflict_cycles', 'extra shared-memory cycles from bank conflicts', 'cycles'),

@@ -219,7 +219,7 @@ export function runKernelScenarioFunctional(loaded: LoadedScenario, stats: Stats
   const prepared = prepareKernelScenario(loaded);
   let elapsedMs = 0;
   for (const l of prepared.launches) {
-    const r = runFunctional(l.kernel);
+    const r = runFunctional(l.kernel, { maxWarpInstructions: loaded.scenario.maxWarpInstructions });
     kernels.value++;
     ctas.value += r.ctas;
     warpInsts.value += r.warpInstructions;

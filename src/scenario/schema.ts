@@ -17,7 +17,7 @@ export const unitSpecSchema = z
   .object({
     name,
     kind: z.string().describe('unit kind from the registry (warpstate units)'),
-    count: z.number().int().min(1).optional().describe('instances name[0]..name[count-1]'),
+    count: z.number().int().min(1).max(65536).optional().describe('instances name[0]..name[count-1] (at most 65536)'),
     clock: z.string().default('core').describe('clock domain name'),
     params: z.record(z.string(), z.unknown()).default({}).describe('kind-specific parameters'),
   })
@@ -31,9 +31,9 @@ export const linkSpecSchema = z
   .object({
     from: z.string().describe('source UNIT.port'),
     to: z.string().describe('destination UNIT.port'),
-    latency: z.number().int().min(1).default(1).describe('cycles of the receiving clock'),
-    messagesPerCycle: z.number().int().min(1).optional().describe('link bandwidth, messages per cycle'),
-    bytesPerCycle: z.number().int().min(1).optional().describe('link bandwidth, bytes per cycle (flit serialisation)'),
+    latency: z.number().int().min(1).max(1e6).default(1).describe('cycles of the receiving clock (1 to 1e6)'),
+    messagesPerCycle: z.number().int().min(1).max(1e6).optional().describe('link bandwidth, messages per cycle'),
+    bytesPerCycle: z.number().int().min(1).max(1e9).optional().describe('link bandwidth, bytes per cycle (flit serialisation)'),
     clock: z.string().optional().describe('clock the wire runs on (default: the receiver\'s)'),
   })
   .strict();
@@ -41,43 +41,57 @@ export const linkSpecSchema = z
 /** Element types of scenario buffers. */
 export const bufferTypeSchema = z.enum(['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f32', 'f64']);
 
+/** Bytes per element of each buffer type. */
+export const BUFFER_ELEMENT_BYTES: Record<z.infer<typeof bufferTypeSchema>, number> = { u8: 1, s8: 1, u16: 2, s16: 2, u32: 4, s32: 4, u64: 8, s64: 8, f32: 4, f64: 8 };
+/** Largest buffer, elements (2^28) and bytes (1 GiB): far above any scenario, below what a typed array can hold. */
+export const MAX_BUFFER_ELEMENTS = 2 ** 28;
+export const MAX_BUFFER_BYTES = 2 ** 30;
+/** Largest total of a scenario's buffers, bytes (4 GiB). */
+export const MAX_DEVICE_BYTES = 2 ** 32;
+
 /** A device buffer with seeded initial contents. */
 export const bufferSpecSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/),
     type: bufferTypeSchema,
-    count: z.number().int().min(1).describe('elements'),
+    count: z.number().int().min(1).max(MAX_BUFFER_ELEMENTS).describe('elements (at most 2^28, and at most 1 GiB)'),
     init: z
       .object({ generator: z.string() })
       .catchall(z.unknown())
       .default({ generator: 'zeros' })
       .describe('generator name and its parameters'),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.count * BUFFER_ELEMENT_BYTES[b.type] <= MAX_BUFFER_BYTES, { message: 'a buffer holds at most 1 GiB (2^30 bytes)', path: ['count'] });
 
 /** A kernel argument: a buffer's device address or a typed scalar. */
 export const kernelArgSchema = z.union([
   z.object({ buffer: z.string() }).strict(),
-  z.object({ u32: z.number().int() }).strict(),
-  z.object({ s32: z.number().int() }).strict(),
+  z.object({ u32: z.number().int().min(0).max(0xffffffff) }).strict(),
+  z.object({ s32: z.number().int().min(-(2 ** 31)).max(2 ** 31 - 1) }).strict(),
   z.object({ u64: z.union([z.number().int(), z.string()]) }).strict(),
   z.object({ s64: z.union([z.number().int(), z.string()]) }).strict(),
   z.object({ f32: z.number() }).strict(),
   z.object({ f64: z.number() }).strict(),
 ]);
 
-const dim3 = z.tuple([z.number().int().min(1), z.number().int().min(1), z.number().int().min(1)]);
+/** CUDA's grid limits (compute capability 3.0 and later): x < 2^31, y and z <= 65535. */
+const gridDim3 = z.tuple([z.number().int().min(1).max(2 ** 31 - 1), z.number().int().min(1).max(65535), z.number().int().min(1).max(65535)]);
+/** CUDA's CTA limits: x and y <= 1024, z <= 64, at most 1024 threads in all. */
+const ctaDim3 = z
+  .tuple([z.number().int().min(1).max(1024), z.number().int().min(1).max(1024), z.number().int().min(1).max(64)])
+  .refine((d) => d[0] * d[1] * d[2] <= 1024, 'a CTA has at most 1024 threads (CUDA)');
 
 /** A kernel launch. */
 export const launchSpecSchema = z
   .object({
     ptx: z.string().describe('PTX file, relative to the scenario file'),
     entry: z.string().describe('.entry name'),
-    grid: dim3,
-    block: dim3,
-    dynamicSharedBytes: z.number().int().min(0).default(0),
-    args: z.array(kernelArgSchema).default([]),
-    stream: z.number().int().min(0).default(0),
+    grid: gridDim3.describe('CTAs per dimension (CUDA gridDim limits)'),
+    block: ctaDim3.describe('threads per dimension (CUDA blockDim limits)'),
+    dynamicSharedBytes: z.number().int().min(0).max(1 << 20).default(0).describe('dynamic shared memory per CTA, bytes (at most 1 MiB)'),
+    args: z.array(kernelArgSchema).max(1024).default([]),
+    stream: z.number().int().min(0).max(65535).default(0),
     regsPerThread: z.number().int().min(1).max(255).optional().describe('registers per thread as ptxas -v reports (occupancy); default: estimated from the PTX'),
     at: duration.optional().describe('launch time'),
   })
@@ -123,10 +137,10 @@ export const scenarioSchema = z
     mode: z.enum(['network', 'functional', 'timing']).optional(),
     clocks: z.record(z.string(), frequency).default({ core: '1400MHz' }),
     sampleInterval: duration.optional().describe('time-series sampling interval'),
-    units: z.array(unitSpecSchema).default([]),
-    links: z.array(linkSpecSchema).default([]),
-    buffers: z.array(bufferSpecSchema).default([]),
-    launches: z.array(launchSpecSchema).default([]),
+    units: z.array(unitSpecSchema).max(65536).default([]),
+    links: z.array(linkSpecSchema).max(65536).default([]),
+    buffers: z.array(bufferSpecSchema).max(1024).default([]),
+    launches: z.array(launchSpecSchema).max(4096).default([]).describe('kernel launches (at most 4096)'),
     checks: z.array(z.union([statCheckSchema, referenceCheckSchema])).default([]),
     gpu: gpuSpecSchema.optional().describe('the simulated GPU of a timing-mode kernel or trace scenario'),
     accelsimTrace: z
@@ -137,7 +151,21 @@ export const scenarioSchema = z
       .strict()
       .optional()
       .describe('run an Accel-Sim SASS trace on the timing model'),
-    deadlockCycles: z.number().int().min(1).default(100_000).describe('core cycles without progress before a run is declared deadlocked'),
+    deadlockCycles: z.number().int().min(1).max(1e12).default(100_000).describe('core cycles without progress before a run is declared deadlocked'),
+    livelockCycles: z
+      .number()
+      .int()
+      .min(0)
+      .max(1e12)
+      .default(2_000_000)
+      .describe('core cycles in which warps issue but write no memory and no CTA starts or ends before a timing run is stopped as a livelock (a spin loop); 0 turns the check off'),
+    maxWarpInstructions: z
+      .number()
+      .int()
+      .min(1)
+      .max(1e15)
+      .default(1e9)
+      .describe('warp instructions per launch after which a functional run stops with a limit fault (a kernel that never ends); far above any run of the library'),
     maxCycles: z
       .number()
       .int()
@@ -146,7 +174,8 @@ export const scenarioSchema = z
       .default(1_000_000_000)
       .describe('core cycles after which a timing run is stopped as runaway (a kernel that never ends); far above any run of the library'),
   })
-  .strict();
+  .strict()
+  .refine((sc) => sc.buffers.reduce((sum, b) => sum + b.count * BUFFER_ELEMENT_BYTES[b.type], 0) <= MAX_DEVICE_BYTES, { message: 'the buffers hold more than 4 GiB in all', path: ['buffers'] });
 
 /** A validated scenario. */
 export type Scenario = z.infer<typeof scenarioSchema>;

@@ -22,7 +22,8 @@ import { parseDuration } from '../sim/time.ts';
 import type { LoadedScenario } from './loader.ts';
 import { checkKernelScenario, prepareKernelScenario, readBackBuffers, type KernelCheckResult, type PreparedKernelScenario } from './kernel-run.ts';
 import type { TypedArray } from './references/index.ts';
-import { RunInterrupted, type InterruptFlag } from './interrupt.ts';
+import type { InterruptFlag } from './interrupt.ts';
+import { runWithWatchdog, runWithWatchdogAsync, type WatchdogLimits, type WatchdogStop } from './watchdog.ts';
 
 /** Options of {@link runKernelScenarioTiming}. */
 export interface TimingRunOptions {
@@ -129,7 +130,7 @@ export function setupKernelScenarioTiming(loaded: LoadedScenario, options: Timin
   const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, { pollEveryCycle: options.pollEveryCycle ?? false, extensionSource });
   options.onEngine?.(engine);
   const untilPs = options.untilPs ?? (scenario.until === undefined ? Infinity : parseDuration(scenario.until, source.locate(['until']), 'until'));
-  return { loaded, engine, config, prepared, warnings, deadlockCycles: scenario.deadlockCycles, maxCycles: options.maxCycles ?? scenario.maxCycles, untilPs };
+  return { loaded, engine, config, prepared, warnings, limits: { deadlockCycles: scenario.deadlockCycles, livelockCycles: scenario.livelockCycles, maxCycles: options.maxCycles ?? scenario.maxCycles, untilPs } };
 }
 
 /** A timing run built and ready to run (see {@link setupKernelScenarioTiming}). */
@@ -139,10 +140,8 @@ export interface TimingRunSetup {
   readonly config: GpuConfig;
   readonly prepared: PreparedKernelScenario;
   readonly warnings: readonly string[];
-  readonly deadlockCycles: number;
-  readonly maxCycles: number;
-  /** Stop time, ps (Infinity: run to the end of the workload). */
-  readonly untilPs: number;
+  /** The watchdog's limits (deadlock and livelock windows, cycle cap, stop time in ps). */
+  readonly limits: WatchdogLimits;
 }
 
 /** Reads the buffers back and checks them, after the run (see {@link setupKernelScenarioTiming}). */
@@ -165,12 +164,9 @@ export function completeKernelScenarioTiming(setup: TimingRunSetup, stop: Watchd
  */
 export function runKernelScenarioTiming(loaded: LoadedScenario, options: TimingRunOptions = {}): TimingRunResult {
   const setup = setupKernelScenarioTiming(loaded, options);
-  const stop = runWithWatchdog(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles, setup.untilPs);
+  const stop = runWithWatchdog(setup.engine, setup.config, { ...setup.limits, onProgress: options.onProgress });
   return completeKernelScenarioTiming(setup, stop);
 }
-
-/** How a watched run ended without an error: the workload finished, or the stop time came. */
-export type WatchdogStop = 'done' | 'until';
 
 /**
  * {@link runKernelScenarioTiming} that yields to the event loop every 2^16 events, so a signal
@@ -179,7 +175,7 @@ export type WatchdogStop = 'done' | 'until';
  */
 export async function runKernelScenarioTimingAsync(loaded: LoadedScenario, options: TimingRunOptions, interrupt: InterruptFlag): Promise<TimingRunResult> {
   const setup = setupKernelScenarioTiming(loaded, options);
-  const stop = await runWithWatchdogAsync(setup.engine, setup.deadlockCycles, setup.config, options.onProgress, setup.maxCycles, interrupt, setup.untilPs);
+  const stop = await runWithWatchdogAsync(setup.engine, setup.config, { ...setup.limits, onProgress: options.onProgress }, interrupt);
   return completeKernelScenarioTiming(setup, stop);
 }
 
@@ -202,105 +198,3 @@ export function withScenarioExtensions(config: GpuConfig, extensions: readonly E
   return { ...config, extensions: [...(config.extensions ?? []), ...extensions] };
 }
 
-/** Progress signature: anything that changes while the machine does useful work. */
-function progress(engine: Engine): number {
-  return engine.messagesDelivered.value + (engine.stats.value('gpu_tot_warp_insts') ?? 0);
-}
-
-/**
- * Runs in windows of `deadlockCycles` core cycles; stops with a deadlock report when a window
- * shows no progress while units report pending work, or when the queue drains with work left.
- * @throws SimulationError with the report in `details`
- */
-export function runWithWatchdog(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress?: (engine: Engine) => void, maxCycles = Infinity, untilPs = Infinity): WatchdogStop {
-  const core = engine.clock('core');
-  const windowPs = Math.ceil((deadlockCycles * 1e12) / (config.clocks.core * 1e6));
-  const runawayPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
-  const capPs = Math.min(runawayPs, untilPs);
-  let last = progress(engine);
-  const every = 1 << 16;
-  for (;;) {
-    const until = Math.min(engine.now + windowPs, capPs);
-    const r = engine.run(until, onProgress ? (e) => ((e.events.value & (every - 1)) === 0 && onProgress(e), false) : null);
-    const pending = engine.pendingWork();
-    if (r.reason === 'idle' || r.reason === 'finished') {
-      if (pending.length === 0) {
-        engine.finalize();
-        return 'done';
-      }
-      throw deadlock(engine, 'the event queue drained with work pending', pending);
-    }
-    if (r.reason === 'timeLimit' && until === capPs) {
-      engine.finalize();
-      if (capPs === untilPs) return 'until';
-      throw runaway(engine, maxCycles, pending);
-    }
-    const now = progress(engine);
-    if (now === last && pending.length > 0) throw deadlock(engine, `no progress for ${deadlockCycles} core cycles`, pending);
-    last = now;
-  }
-}
-
-/** {@link runWithWatchdog}, yielding to the event loop every 2^16 events and honouring `interrupt`. */
-export async function runWithWatchdogAsync(engine: Engine, deadlockCycles: number, config: GpuConfig, onProgress: ((engine: Engine) => void) | undefined, maxCycles: number, interrupt: InterruptFlag, untilPs = Infinity): Promise<WatchdogStop> {
-  const core = engine.clock('core');
-  const windowPs = Math.ceil((deadlockCycles * 1e12) / (config.clocks.core * 1e6));
-  const runawayPs = Number.isFinite(maxCycles) ? core.timeOfCycle(maxCycles) : Infinity;
-  const capPs = Math.min(runawayPs, untilPs);
-  let last = progress(engine);
-  let windowEnd = Math.min(engine.now + windowPs, capPs);
-  const every = 1 << 16;
-  for (;;) {
-    const r = engine.run(windowEnd, (e) => {
-      if ((e.events.value & (every - 1)) !== 0) return false;
-      onProgress?.(e);
-      return true;
-    });
-    if (r.reason === 'predicate') {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (interrupt.signal !== null) {
-        engine.finalize();
-        throw new RunInterrupted(interrupt.signal, engine.now);
-      }
-      continue;
-    }
-    const pending = engine.pendingWork();
-    if (r.reason === 'idle' || r.reason === 'finished') {
-      if (pending.length === 0) {
-        engine.finalize();
-        return 'done';
-      }
-      throw deadlock(engine, 'the event queue drained with work pending', pending);
-    }
-    if (r.reason === 'timeLimit' && windowEnd === capPs) {
-      engine.finalize();
-      if (capPs === untilPs) return 'until';
-      throw runaway(engine, maxCycles, pending);
-    }
-    const now = progress(engine);
-    if (now === last && pending.length > 0) throw deadlock(engine, `no progress for ${deadlockCycles} core cycles`, pending);
-    last = now;
-    windowEnd = Math.min(engine.now + windowPs, capPs);
-  }
-}
-
-/**
- * The report of a run stopped at its cycle cap: a kernel that never ends (a spin on a flag no
- * other CTA sets). Names the kernels still running and each resident warp with its PC.
- */
-function runaway(engine: Engine, maxCycles: number, pending: { unit: string; work: string }[]): SimulationError {
-  const report = { time_ps: engine.now, reason: `cycle cap of ${maxCycles} core cycles reached (maxCycles / --max-cycles)`, units: pending };
-  const lines = [`runaway run stopped at ${engine.now} ps: ${report.reason}`, ...pending.map((p) => `  ${p.unit}: ${p.work}`)];
-  return new SimulationError(lines.join('\n'), report);
-}
-
-function deadlock(engine: Engine, why: string, pending: { unit: string; work: string }[]): SimulationError {
-  const report = { time_ps: engine.now, reason: why, units: pending, oldestWaiting: engine.oldestWaitingMessages(8) };
-  const lines = [
-    `deadlock at ${engine.now} ps: ${why}`,
-    ...pending.slice(0, 20).map((p) => `  ${p.unit}: ${p.work}`),
-    ...(pending.length > 20 ? [`  ... and ${pending.length - 20} more units with pending work (every one is in the statistics file, stop.report.units)`] : []),
-    ...report.oldestWaiting.map((m) => `  waiting since ${m.since} ps at ${m.port}: ${m.kind} #${m.id} from ${m.from} (${m.why})`),
-  ];
-  return new SimulationError(lines.join('\n'), report);
-}

@@ -14,7 +14,8 @@ import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
 import type { SourceLocation } from '../errors.ts';
-import { checkNotModelled, runWithWatchdog, runWithWatchdogAsync, type WatchdogStop } from './timing-run.ts';
+import { checkNotModelled } from './timing-run.ts';
+import { runWithWatchdog, runWithWatchdogAsync, type WatchdogLimits, type WatchdogStop } from './watchdog.ts';
 import type { InterruptFlag } from './interrupt.ts';
 
 /** Default cycle cap of a trace run (as a scenario's `maxCycles` default). */
@@ -65,7 +66,7 @@ export interface TraceRunResult {
 export function runAccelSimTrace(dir: string, options: TraceRunOptions): TraceRunResult {
   const setup = setupAccelSimTrace(dir, options);
   try {
-    return finish(setup, runWithWatchdog(setup.engine, options.deadlockCycles ?? 100_000, setup.config, options.onProgress, options.maxCycles ?? TRACE_MAX_CYCLES, options.untilPs));
+    return finish(setup, runWithWatchdog(setup.engine, setup.config, traceLimits(options)));
   } finally {
     setup.trace.close();
   }
@@ -79,10 +80,15 @@ export function runAccelSimTrace(dir: string, options: TraceRunOptions): TraceRu
 export async function runAccelSimTraceAsync(dir: string, options: TraceRunOptions, interrupt: InterruptFlag): Promise<TraceRunResult> {
   const setup = setupAccelSimTrace(dir, options);
   try {
-    return finish(setup, await runWithWatchdogAsync(setup.engine, options.deadlockCycles ?? 100_000, setup.config, options.onProgress, options.maxCycles ?? TRACE_MAX_CYCLES, interrupt, options.untilPs));
+    return finish(setup, await runWithWatchdogAsync(setup.engine, setup.config, traceLimits(options), interrupt));
   } finally {
     setup.trace.close();
   }
+}
+
+/** A trace is finite, so it cannot livelock: only deadlock, the cycle cap and `until` apply. */
+function traceLimits(options: TraceRunOptions): WatchdogLimits {
+  return { deadlockCycles: options.deadlockCycles ?? 100_000, livelockCycles: 0, maxCycles: options.maxCycles ?? TRACE_MAX_CYCLES, untilPs: options.untilPs ?? Infinity, onProgress: options.onProgress };
 }
 
 function finish(setup: Omit<TraceRunResult, 'stoppedAtPs'>, stop: WatchdogStop): TraceRunResult {

@@ -102,5 +102,39 @@ describe('override keys cannot reach an object prototype', () => {
     const ok = file('closed.yaml', [...net, '  - { from: MEM.rsp, to: GEN.rsp }', 'checks:', '  - { stat: GEN.completed, op: "==", value: 5 }'].join('\n') + '\n');
     expect((await runCli(['run', ok, '-q'])).code).toBe(0);
   });
+
+  describe('kernel scenario sizes a real GPU and a real run can have', () => {
+    const base = (over: { count?: string; grid?: string; block?: string; type?: string }) =>
+      [
+        'name: sizes',
+        'mode: functional',
+        'buffers:',
+        `  - { name: a, type: ${over.type ?? 'f32'}, count: ${over.count ?? '64'} }`,
+        'launches:',
+        `  - { ptx: k.ptx, entry: fill, grid: ${over.grid ?? '[1, 1, 1]'}, block: ${over.block ?? '[32, 1, 1]'}, args: [ { buffer: a } ] }`,
+      ].join('\n') + '\n';
+    const cases: [string, Parameters<typeof base>[0], string][] = [
+      ['a buffer of 1e12 elements', { count: '1000000000000' }, ':4:'],
+      ['a buffer of 2^28 f64 elements (2 GiB)', { count: String(2 ** 28), type: 'f64' }, 'buffers[0].count: a buffer holds at most 1 GiB'],
+      ['a grid of 1e9 x 1e9 CTAs', { grid: '[1000000000, 1000000000, 1]' }, 'launches[0].grid[1]'],
+      ['a CTA of 2048 threads', { block: '[1024, 2, 1]' }, 'launches[0].block: a CTA has at most 1024 threads'],
+    ];
+    for (const [what, over, expected] of cases) {
+      it(`${what}: exit 2 naming the field`, async () => {
+        const f = file('sizes.yaml', base(over));
+        const r = await runCli(['run', f, '-q']);
+        expect(r.code).toBe(2);
+        expect(r.err).toContain(expected);
+        expect(r.err).not.toContain('    at ');
+      });
+    }
+    it('4097 launches: exit 2 naming launches', async () => {
+      const launch = '  - { ptx: k.ptx, entry: fill, grid: [1, 1, 1], block: [32, 1, 1], args: [ { buffer: a } ] }';
+      const f = file('many.yaml', ['name: many', 'mode: functional', 'buffers:', '  - { name: a, type: f32, count: 64 }', 'launches:', ...Array(4097).fill(launch)].join('\n') + '\n');
+      const r = await runCli(['run', f, '-q']);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain('launches: Too big');
+    });
+  });
 });
 

@@ -28,4 +28,24 @@ describe('functional run faults', () => {
     // add, st, ret) for 32 threads = 224 thread instructions; `bad` is not counted.
     expect(doc.stats).toEqual({ 'functional.kernels': 1, 'functional.ctas': 1, 'functional.warp_insts': 7, gpu_sim_insn: 224 });
   });
+
+  it('a functional kernel that never ends stops at maxWarpInstructions: exit 3, a limit report', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warpstate-fspin-'));
+    copyFileSync('test/cli/fixtures/fault.ptx', join(dir, 'k.ptx'));
+    const scenario = join(dir, 's.yaml');
+    writeFileSync(
+      scenario,
+      ['name: spin', 'mode: functional', 'maxWarpInstructions: 10000', 'buffers:', '  - { name: flag, type: u32, count: 1, init: { generator: zeros } }', 'launches:', '  - { ptx: k.ptx, entry: spin, grid: [1, 1, 1], block: [32, 1, 1], args: [ { buffer: flag } ] }'].join('\n') + '\n',
+    );
+    const stats = join(dir, 'stats.json');
+    const r = await runCli(['run', scenario, '--stats', stats, '-q']);
+    expect(r.code).toBe(3);
+    expect(r.err).not.toMatch(/\n\s+at /);
+    const doc = JSON.parse(readFileSync(stats, 'utf8'));
+    expect(doc.stop).toMatchObject({ reason: 'error', partial: true, report: { kind: 'limit', kernel: 'spin' } });
+    // The limit is checked per warp instruction: the run stops at exactly 10000 (+1 at most).
+    expect(doc.stop.report.warpInstructions).toBeGreaterThanOrEqual(10_000);
+    expect(doc.stop.report.warpInstructions).toBeLessThanOrEqual(10_001);
+  });
 });
+

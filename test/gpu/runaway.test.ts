@@ -31,7 +31,7 @@ $L_wait:
 }
 `;
 
-function scenario(maxCycles?: number): string {
+function scenario(maxCycles?: number, extra: string[] = []): string {
   const dir = mkdtempSync(join(tmpdir(), 'warpstate-spin-'));
   writeFileSync(join(dir, 'spin.ptx'), SPIN);
   const file = join(dir, 'spin.yaml');
@@ -42,6 +42,7 @@ function scenario(maxCycles?: number): string {
       'mode: timing',
       'gpu: { preset: gtx480, set: [sm.count=2] }',
       ...(maxCycles !== undefined ? [`maxCycles: ${maxCycles}`] : []),
+      ...extra,
       'buffers:',
       '  - { name: flag, type: u32, count: 1, init: { generator: zeros } }',
       'launches:',
@@ -82,4 +83,35 @@ describe('runaway kernels', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--max-cycles');
   });
+
+  it('the watchdog stops a spin loop as a livelock after livelockCycles without a memory write or CTA change', () => {
+    // Windows of 1000 cycles; the CTAs are dispatched in the first window, after which the warps
+    // only load and branch: the first window end at least 5000 cycles later is cycle 6000.
+    let error: unknown;
+    try {
+      runKernelScenarioTiming(loadScenario(scenario(1_000_000, ['deadlockCycles: 1000', 'livelockCycles: 5000'])));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SimulationError);
+    const msg = (error as Error).message;
+    expect(msg).toMatch(/^livelock at \d+ ps: livelock: \d+ warp instructions issued in 5000\+ core cycles with no memory write/);
+    expect(msg).toMatch(/GPU\.SM\[0\]\.ISSUE: 1 CTAs of spin resident; warps: w0 pc 0:[2-4]/);
+    const report = (error as SimulationError).details as { time_ps: number };
+    // gtx480 core clock 700 MHz: a 1000-cycle window is ceil(1000 / 700e6 s) = 1428572 ps, and
+    // the sixth window ends at 6 x 1428572 = 8571432 ps.
+    expect(report.time_ps).toBe(8_571_432);
+  });
+
+  it('livelockCycles: 0 turns the livelock check off (the cycle cap still ends the run)', () => {
+    expect(() => runKernelScenarioTiming(loadScenario(scenario(12_000, ['deadlockCycles: 1000', 'livelockCycles: 0'])))).toThrow(/cycle cap of 12000 core cycles reached/);
+  });
+
+  it('a kernel that stores keeps running: no livelock while memory is written', () => {
+    // vecadd with a 1000-cycle livelock window: every warp stores, and CTAs complete.
+    const loaded = loadScenario('scenarios/k-vecadd.yaml', ['livelockCycles=1000', 'deadlockCycles=500']);
+    const r = runKernelScenarioTiming(loaded);
+    expect(r.passed).toBe(true);
+  });
 });
+
