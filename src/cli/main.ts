@@ -372,7 +372,14 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         return;
       }
       if (opts.writeTrace !== undefined) {
-        const counts = writePtxScenarioTrace(loaded, opts.writeTrace);
+        let counts: number[];
+        try {
+          counts = writePtxScenarioTrace(loaded, opts.writeTrace);
+        } catch (e) {
+          // An OS error (ENOTDIR, EACCES, ENOSPC ...) is about the output path the user gave.
+          if (typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof InputError)) throw outputError(opts.writeTrace, e);
+          throw e;
+        }
         err(`[warpstate] wrote ${counts.reduce((a, b) => a + b, 0)} warp instructions of ${counts.length} kernel(s) to ${opts.writeTrace}\n`);
       }
       if (loaded.scenario.launches.length > 0) {

@@ -103,6 +103,14 @@ describe('override keys cannot reach an object prototype', () => {
     expect((await runCli(['run', ok, '-q'])).code).toBe(0);
   });
 
+  it('--write-trace into a path under a file: exit 2 with ENOTDIR and the path', async () => {
+    const f = file('plain-file', 'x');
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--write-trace', join(f, 'trace'), '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${join(f, 'trace')}: cannot write output file (ENOTDIR`);
+    expect(r.err).not.toContain('    at ');
+  });
+
   describe('kernel scenario sizes a real GPU and a real run can have', () => {
     const base = (over: { count?: string; grid?: string; block?: string; type?: string }) =>
       [
