@@ -111,6 +111,22 @@ describe('override keys cannot reach an object prototype', () => {
     expect(r.err).not.toContain('    at ');
   });
 
+  it('one launch repeated 50 times runs to the end on the timing model (it once hung)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'warpstate-dup-'));
+    writeFileSync(join(dir, 'k.ptx'), readFileSync('test/cli/fixtures/fault.ptx', 'utf8'));
+    const launch = '  - { ptx: k.ptx, entry: fill, grid: [1, 1, 1], block: [32, 1, 1], args: [ { buffer: out } ] }';
+    const f = join(dir, 'dup.yaml');
+    writeFileSync(f, ['name: dup', 'mode: timing', 'gpu: { preset: gtx480, set: [sm.count=1] }', 'buffers:', '  - { name: out, type: u32, count: 32 }', 'launches:', ...Array(50).fill(launch)].join('\n') + '\n');
+    const stats = join(dir, 'stats.json');
+    const r = await runCli(['run', f, '--stats', stats, '-q']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(readFileSync(stats, 'utf8'));
+    // Each launch is one warp of 7 instructions (ld.param, cvta, mov, mul.wide, add, st, ret).
+    expect(doc.stats['kernel[49].warp_insts']).toBe(7);
+    expect(doc.stats.gpu_tot_warp_insts).toBe(350);
+    expect(doc.stats.gpu_tot_ctas_done).toBe(50);
+  });
+
   describe('kernel scenario sizes a real GPU and a real run can have', () => {
     const base = (over: { count?: string; grid?: string; block?: string; type?: string }) =>
       [
