@@ -43,7 +43,7 @@ export function parseGpuConfig(value: unknown, file = '<config>'): GpuConfig {
  * @throws InputError with file, line and field for a syntax error or an invalid field
  */
 export function loadGpuConfigFile(path: string): GpuConfig {
-  const src = YamlSource.read(path);
+  const src = YamlSource.read(path, 'a GPU config');
   return src.validate(gpuConfigSchema, src.value);
 }
 

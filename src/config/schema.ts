@@ -66,7 +66,7 @@ export const clocksSchema = z.strictObject({
  */
 export const functionalUnitSchema = z.strictObject({
   /** `-gpgpu_num_sp_units`, `-gpgpu_num_dp_units`, ... (0 = absent). */
-  count: nonNegInt().describe('number of units of this kind per SM (units)'),
+  count: nonNegInt(4096).describe('number of units of this kind per SM (units; at most 4096, the SM model\'s bound)'),
   /** ID_OC_<kind> entry of `-gpgpu_pipeline_widths`. */
   idOcWidth: nonNegInt().describe('issue -> operand-collector pipeline register (entries)'),
   /** OC_EX_<kind> entry of `-gpgpu_pipeline_widths`. */
@@ -132,9 +132,9 @@ export const operandCollectorSchema = z.strictObject({
 /** Latency and initiation interval of one opcode class. */
 export const opTimingSchema = z.strictObject({
   /** Entry of `-ptx_opcode_latency_<type>`. */
-  latency: posInt().describe('cycles from issue to result (core cycles)'),
+  latency: posInt(4096).describe('cycles from issue to result (core cycles; at most 4096, the SM model\'s bound)'),
   /** Entry of `-ptx_opcode_initiation_<type>`. */
-  initiation: posInt().describe('cycles before the unit accepts the next instruction (core cycles)'),
+  initiation: posInt(1 << 20).describe('cycles before the unit accepts the next instruction (core cycles; at most 2^20)'),
 });
 
 const fpClassesShape = {
@@ -333,7 +333,7 @@ const cacheGeometryShape = {
   /** `<assoc>`. */
   ways: posInt(1024).describe('associativity (ways; at most 1024)'),
   /** `<bsize>`. */
-  lineBytes: posInt().describe('line size (bytes)'),
+  lineBytes: posInt(1 << 20).describe('line size (bytes; a power of two, at most 1 MiB)'),
   /** Type `S` (sectored): GPGPU-Sim's 32-byte sectors. Absent = type `N` (whole lines). */
   sectorBytes: posInt().optional().describe('sector size of a sectored cache (bytes); absent = not sectored'),
   /** `<rep>`: `L` LRU, `F` FIFO. */
@@ -402,13 +402,17 @@ export const l1dSchema = z
 /** Shared memory banks and timing (its size is `sm.sharedMemBytes`). */
 export const sharedMemSchema = z.strictObject({
   /** `-gpgpu_shmem_num_banks`. */
-  banks: posInt().describe('shared memory banks (banks)'),
+  banks: posInt(1024).describe('shared memory banks (banks; at most 1024)'),
   /** `-gpgpu_smem_latency` (older name `-smem_latency`). */
   latencyCycles: posInt().describe('access latency without bank conflicts (core cycles)'),
   /** `-gpgpu_shmem_limited_broadcast`. */
   limitedBroadcast: z.boolean().describe('at most one broadcast word per cycle'),
   /** `-gpgpu_shmem_warp_parts`. */
-  warpParts: posInt().describe('parts a warp is split into for bank-conflict checks (parts)'),
+  // A power of two up to 32, as the bank model needs (found by the fuzz suite: `-gpgpu_shmem_warp_parts 3`
+  // passed here and failed the run with exit 3).
+  warpParts: posInt(32)
+    .refine(isPow2, { message: 'must be a power of two (1, 2, 4, 8, 16 or 32)' })
+    .describe('parts a warp is split into for bank-conflict checks (parts; a power of two, at most 32)'),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -709,6 +713,9 @@ function checkGpu(c: GpuConfig, ctx: z.RefinementCtx): void {
   }
   if (d.banks % d.bankGroups !== 0) {
     ctx.addIssue({ code: 'custom', path: ['dram', 'bankGroups'], message: `${d.banks} banks cannot be split evenly into ${d.bankGroups} bank groups` });
+  } else if (d.bankGroups > 1 && (!isPow2(d.banks) || !isPow2(d.bankGroups))) {
+    // The bank-group index is a bit field of the bank number (GPGPU-Sim's dram.cc).
+    ctx.addIssue({ code: 'custom', path: ['dram', 'banks'], message: `${d.banks} banks in ${d.bankGroups} bank groups: both must be powers of two` });
   }
   if (d.writeQueue.lowWatermark > d.writeQueue.highWatermark || d.writeQueue.highWatermark > d.writeQueue.entries) {
     ctx.addIssue({ code: 'custom', path: ['dram', 'writeQueue'], message: 'write queue watermarks must satisfy low <= high <= entries' });

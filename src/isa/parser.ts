@@ -57,6 +57,19 @@ type MutableVar = Mutable<PtxVariable>;
 export const MAX_REGISTERS_PER_FUNCTION = 1 << 18;
 /** Largest variable that may carry an initialiser, in bytes. */
 export const MAX_INITIALISED_BYTES = 1 << 24;
+/**
+ * Largest `.local` frame of one function, bytes per thread: CUDA's limit of 512 KiB of local
+ * memory per thread (CUDA C++ Programming Guide, "Technical Specifications per Compute
+ * Capability"). Found by the fuzz suite: a `.local .b8 l[1099511627776]` crashed the run with an
+ * ArrayBuffer allocation failure.
+ */
+export const MAX_LOCAL_BYTES = 512 * 1024;
+/** Largest static `.shared` use of a kernel, bytes: ptxas' 48 KiB (0xc000) limit on static shared data. */
+export const MAX_STATIC_SHARED_BYTES = 48 * 1024;
+/** Largest `.const` variable, bytes: the 64 KiB constant bank (same table). */
+export const MAX_CONST_BYTES = 64 * 1024;
+/** Largest module-scope `.global` variable, bytes (1 GiB, the bound of a scenario buffer). */
+export const MAX_GLOBAL_VARIABLE_BYTES = 1 << 30;
 const MAX_SCOPE_DEPTH = 64;
 const MAX_INIT_DEPTH = 8;
 
@@ -462,6 +475,8 @@ class ModuleParser {
       }
       const sizeBytes = count * elemBytes;
       if (!Number.isSafeInteger(sizeBytes)) this.err(nameTok, `variable '${nameTok.text}' is too large`);
+      const limit = space === StateSpace.Local ? MAX_LOCAL_BYTES : space === StateSpace.Shared ? MAX_STATIC_SHARED_BYTES : space === StateSpace.Const ? MAX_CONST_BYTES : MAX_GLOBAL_VARIABLE_BYTES;
+      if (sizeBytes > limit) this.err(nameTok, `${spaceTok.text} variable '${nameTok.text}' is ${sizeBytes} bytes, more than the ${limit} bytes a ${spaceTok.text} variable may have`);
       const v = this.newVar({
         name: nameTok.text,
         space,
@@ -1228,6 +1243,7 @@ class ModuleParser {
         f += v.sizeBytes;
       }
       fn.frameBytes = f;
+      if (f > MAX_LOCAL_BYTES) throw new InputError({ file: this.file, line: fn.line }, `function '${fn.name}' needs ${f} bytes of local memory per thread, more than ${MAX_LOCAL_BYTES}`, fn.name);
       for (const ins of fn.instructions) {
         ins.opClass = classifyInstruction(ins);
         const [s, d] = instructionRegisters(ins, fn.ccReg);
@@ -1331,6 +1347,7 @@ class ModuleParser {
       offsets[v.id] = off;
       off += v.sizeBytes;
     }
+    if (off > MAX_STATIC_SHARED_BYTES) throw new InputError({ file: this.file, line: entry.line }, `kernel '${entry.name}' uses ${off} bytes of static shared memory, more than ${MAX_STATIC_SHARED_BYTES}`, entry.name);
     const dynamicOffset = alignUp(off, dynAlign);
     for (const v of this.globals) if (v.isDynamicShared) offsets[v.id] = dynamicOffset;
     return { offsets, staticBytes: off, dynamicOffset };

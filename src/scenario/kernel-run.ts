@@ -8,7 +8,6 @@
  * results), then read the compared buffers back and check them against the reference computed
  * from the initial contents.
  */
-import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
 import { FunctionalKernel, GlobalMemory, runFunctional, type KernelArg } from '../functional/index.ts';
@@ -30,6 +29,10 @@ import {
 } from './references/index.ts';
 import type { LaunchSpec } from './schema.ts';
 import { compareOp } from './run.ts';
+import { readInputText } from './yaml-source.ts';
+
+/** Largest PTX file read (bytes): far above any real module (nvcc's largest are a few MB). */
+const MAX_PTX_BYTES = 64 << 20;
 
 /** Outcome of one check of a kernel scenario. */
 export interface KernelCheckResult {
@@ -57,14 +60,18 @@ class PtxCache {
 
   load(path: string, where: { file: string; line?: number }, field: string): PtxModule {
     const abs = resolve(path);
-    const shown = relative(process.cwd(), abs) || abs;
+    const rel = relative(process.cwd(), abs);
+    const shown = rel === '' || rel.startsWith('..') ? abs : rel;
     let mod = this.modules.get(abs);
     if (mod === undefined) {
       let text: string;
       try {
-        text = readFileSync(abs, 'utf8');
-      } catch {
-        throw new InputError(where, `PTX file not found: ${shown}`, field);
+        // Bounded: /dev/zero or a multi-GB file named as PTX is refused, not read into memory.
+        text = readInputText(abs, MAX_PTX_BYTES, 'a PTX');
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        const why = e.reason === 'file not found' ? `PTX file not found: ${shown}` : `PTX file ${shown}: ${e.reason}`;
+        throw new InputError(where, why, field);
       }
       mod = parsePtx(text, shown);
       this.modules.set(abs, mod);

@@ -84,7 +84,7 @@ function escapeRegex(s: string): string {
 export function buildNetwork(loaded: LoadedScenario, registry: UnitRegistry, options: EngineOptions = {}): Engine {
   const { scenario, source } = loaded;
   const sampleIntervalPs = scenario.sampleInterval === undefined ? 0 : parseDuration(scenario.sampleInterval, source.locate(['sampleInterval']), 'sampleInterval');
-  const engine = new Engine({ seed: scenario.seed, sampleIntervalPs, ...options });
+  const engine = new Engine({ seed: scenario.seed, sampleIntervalPs, ...(scenario.sampleLimit !== undefined ? { sampleLimit: scenario.sampleLimit } : {}), ...options });
   for (const [name, f] of Object.entries(scenario.clocks)) {
     engine.addClock(name, parseFrequency(f, source.locate(['clocks', name]), `clocks.${name}`));
   }

@@ -38,6 +38,13 @@ describe('bad input exits 2 with the file or argument named', () => {
     expect(r.err).toContain('YAML aliases expand too far');
   });
 
+  it('a PTX path naming /dev/zero is refused after 64 MiB, not read until memory runs out', async () => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'launches[0].ptx=/dev/zero', '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^error: scenarios\/k-vecadd\.yaml:\d+:\d+: launches\[0\]\.ptx: PTX file \/dev\/zero: larger than 64 MiB/);
+    expect(r.err).not.toContain('    at ');
+  });
+
   it.each(['1.5', '1e99', '-1', 'seven'])('--seed %s is refused, not truncated', async (seed) => {
     const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--seed', seed, '-q']);
     expect(r.code).toBe(2);
