@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { runScenario } from '../scenario/run.ts';
 import { parseDuration } from '../sim/time.ts';
 import { exportPerfettoFile } from '../trace/perfetto.ts';
+import { SeriesCsvSink } from '../stats/series-sink.ts';
 import { diffTraceFiles } from '../trace/diff.ts';
 import { describeUnitKind, describeUnitKindJson, listUnitKinds, statechartOf } from './describe.ts';
 import { configFields, leafValues, notModelledReason } from '../config/not-modelled.ts';
@@ -85,6 +86,8 @@ interface KernelRunOpts {
   until?: string;
   traceFrom?: string;
   traceTo?: string;
+  series?: string;
+  sampleInterval?: string;
 }
 
 /** Runs a kernel scenario, functionally or on the timing model. */
@@ -93,6 +96,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
   if (mode === 'functional') {
     // No engine and no statechart runs in a functional run: nothing to inspect.
     if (opts.inspect !== undefined) throw new InputError({ file: '--inspect' }, 'needs a timing run (statechart units run only on the timing model), not a functional one', 'inspect');
+    if (opts.series !== undefined) throw new InputError({ file: '--series' }, 'needs a timing run (a functional run has no simulated time to sample), not a functional one');
     const stats = new StatsRegistry();
     const head = { scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode };
     let r: ReturnType<typeof runKernelScenarioFunctional>;
@@ -170,6 +174,7 @@ class RunOutputs {
   private readonly traceFile: string | undefined;
   private readonly inspected: string[] = [];
   private engine: Engine | null = null;
+  private series: SeriesCsvSink | null = null;
 
   constructor(
     private readonly opts: KernelRunOpts,
@@ -191,11 +196,13 @@ class RunOutputs {
       this.sink = new JsonlSink(this.traceFile);
       this.recorder = new TraceRecorder(engine, [this.sink], this.name, traceFilter(opts));
     }
+    if (opts.series !== undefined) this.series = attachSeries(engine, opts.series);
   }
 
   /** Stops the run when the trace can no longer be written (a full disk). */
   checkSink(): void {
     if (this.sink?.error) throw this.sink.error;
+    this.series?.throwIfFailed();
   }
 
   /**
@@ -206,6 +213,7 @@ class RunOutputs {
   async finish(head: Record<string, unknown>, stop: Record<string, unknown> | null, checks: readonly unknown[]): Promise<void> {
     const opts = this.opts;
     this.recorder?.close();
+    this.series?.close();
     const engine = this.engine;
     if (opts.inspect !== undefined && engine !== null) writeOutputFile(opts.inspect, this.inspected.join(''));
     if (engine !== null && opts.stats !== undefined) {
@@ -220,7 +228,7 @@ class RunOutputs {
       }
     }
     if (this.tmpDir !== null) rmSync(this.tmpDir, { recursive: true, force: true });
-    // A trace that could not be written (a full disk) is reported once, after the rest is saved.
+    // A trace or series that could not be written (a full disk) is reported once, after the rest is saved.
     this.checkSink();
   }
 
@@ -239,6 +247,17 @@ class RunOutputs {
     await this.finish(head, { reason: 'error', partial: true, time_ps: now, error: (e as Error).message, ...(report !== undefined ? { report } : {}) }, []);
     throw e;
   }
+}
+
+/**
+ * Streams every time-series sample of `engine` to the CSV file of `--series`.
+ * @throws InputError when the run takes no samples (no `sampleInterval`) or the file cannot be created
+ */
+function attachSeries(engine: Engine, path: string): SeriesCsvSink {
+  if (engine.sampleIntervalPs <= 0) {
+    throw new InputError({ file: '--series' }, "needs a sampling interval: give --sample-interval <time> or the scenario's sampleInterval");
+  }
+  return new SeriesCsvSink(engine, path);
 }
 
 /** The trace filter of `--trace-units/-kinds/-from/-to`. */
@@ -265,6 +284,9 @@ async function runTrace(
   if (opts.unknownOpcode !== 'error' && opts.unknownOpcode !== 'alu') throw new InputError({ file: '--unknown-opcode' }, `must be error or alu, got '${opts.unknownOpcode}'`);
   const untilRaw = opts.until ?? loaded?.scenario.until;
   const untilPs = untilRaw === undefined ? undefined : parseDuration(untilRaw, opts.until !== undefined || loaded === undefined ? { file: '--until' } : loaded.source.locate(['until']), 'until');
+  const intervalRaw = opts.sampleInterval ?? loaded?.scenario.sampleInterval;
+  const sampleIntervalPs =
+    intervalRaw === undefined ? 0 : parseDuration(intervalRaw, opts.sampleInterval !== undefined || loaded === undefined ? { file: '--sample-interval' } : loaded.source.locate(['sampleInterval']), 'sampleInterval');
   const outputs = new RunOutputs(opts, `trace ${dir}`);
   const head = { trace: dir, gpu };
   const started = Date.now();
@@ -281,6 +303,7 @@ async function runTrace(
         ...(loaded ? { seed: loaded.scenario.seed, deadlockCycles: loaded.scenario.deadlockCycles, maxCycles: loaded.scenario.maxCycles, where: loaded.source.locate(['gpu']) } : {}),
         ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
         ...(untilPs !== undefined ? { untilPs } : {}),
+        ...(sampleIntervalPs > 0 ? { engine: { sampleIntervalPs, ...(loaded?.scenario.sampleLimit !== undefined ? { sampleLimit: loaded.scenario.sampleLimit } : {}) } } : {}),
         onEngine: (engine) => outputs.attach(engine),
         onProgress: (engine) => {
           outputs.checkSink();
@@ -351,6 +374,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--write-trace <dir>', 'also write the kernels\' dynamic instruction stream as an Accel-Sim trace')
     .option('--max-cycles <n>', 'stop a timing run as runaway after this many core cycles (exit 3, partial statistics written)', positiveInt('--max-cycles'))
     .option('--strict', 'refuse a config override of a field the model does not read (not modelled), instead of warning')
+    .option('--series <file.csv>', 'write every time-series sample at full resolution as CSV (time_ps, one column per series), streamed while the run goes on')
+    .option('--sample-interval <time>', "sample the time series at this interval (overrides the scenario's sampleInterval), e.g. 1us")
     .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each; time in ps) as JSON Lines; timing runs only')
     .action(async (file: string | undefined, opts) => {
       if (opts.accelsimTrace !== undefined) {
@@ -363,6 +388,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         if (!Number.isInteger(opts.seed)) throw new InputError({ file: '--seed' }, 'must be an integer');
         overrides.push(`seed=${opts.seed}`);
       }
+      if (opts.sampleInterval !== undefined) overrides.push(`sampleInterval=${opts.sampleInterval}`);
       const loaded = loadScenario(file, overrides);
       const traceSpec = loaded.scenario.accelsimTrace;
       if (traceSpec !== undefined) {
@@ -389,6 +415,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       const started = Date.now();
       let lastReport = started;
       const inspected: { records: string[] | null } = { records: null };
+      const series: { sink: SeriesCsvSink | null } = { sink: null };
       let result: Awaited<ReturnType<typeof runScenario>>;
       try {
         result = await withInterrupts(err, (interrupt) =>
@@ -401,11 +428,13 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
             ...(opts.stats !== undefined ? { statsPath: opts.stats } : {}),
             traceFilter: traceFilter(opts),
             onEngine: (engine) => {
+              if (opts.series !== undefined) series.sink = attachSeries(engine, opts.series);
               if (opts.inspect === undefined) return;
               const records: string[] = (inspected.records = []);
               engine.inspect$.subscribe((r) => records.push(JSON.stringify(r) + '\n'));
             },
             onProgress: (engine) => {
+              series.sink?.throwIfFailed();
               const now = Date.now();
               if (now - lastReport >= 2000) {
                 lastReport = now;
@@ -415,6 +444,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
           }),
         );
       } catch (e) {
+        series.sink?.close();
         if (opts.inspect !== undefined && inspected.records !== null) writeOutputFile(opts.inspect, inspected.records.join(''));
         if (e instanceof RunInterrupted) {
           err(`[warpstate] ${e.message}; partial results written\n`);
@@ -423,7 +453,9 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         }
         throw e;
       }
+      series.sink?.close();
       if (opts.inspect !== undefined && inspected.records !== null) writeOutputFile(opts.inspect, inspected.records.join(''));
+      series.sink?.throwIfFailed();
       if (!opts.quiet) {
         out(`# scenario ${loaded.scenario.name} (seed ${result.engine.seed}): stopped (${result.run.reason}) at ${result.run.time} ps\n`);
         out(result.engine.stats.format() + '\n');

@@ -14,7 +14,7 @@ import { SimulationError } from '../errors.ts';
 import { Link, type LinkHost, type LinkSpec } from '../messaging/link.ts';
 import type { Message } from '../messaging/message.ts';
 import { InPort, OutPort, type PortHost, type PortOwner } from '../messaging/port.ts';
-import { StatsRegistry, type Counter, type Histogram, type TimeSeries } from '../stats/registry.ts';
+import { DEFAULT_SAMPLE_LIMIT, StatsRegistry, type Counter, type Histogram, type TimeSeries } from '../stats/registry.ts';
 import { EventQueue, Priority, type EventHandler, type EventRecord } from './event-queue.ts';
 import { Prng } from './prng.ts';
 import { ClockDomain, type Picoseconds } from './time.ts';
@@ -58,6 +58,12 @@ export interface EngineOptions {
   seed?: number;
   /** Interval between time-series samples, ps; 0 disables sampling. Default 0. */
   sampleIntervalPs?: Picoseconds;
+  /**
+   * Points each time series keeps in memory (scenario `sampleLimit`); past it a series is
+   * down-sampled 2:1 in place (see `TimeSeries`), while `samples$` still streams every raw
+   * sample. An integer >= 1. Default {@link DEFAULT_SAMPLE_LIMIT} (4096).
+   */
+  sampleLimit?: number;
   /**
    * When false, observation hooks are compiled out of the hot path (streams never fire).
    * Used only by the benchmark to measure the cost of tracing being off. Default true.
@@ -301,7 +307,8 @@ export class Engine implements PortHost, LinkHost {
   private started = false;
   private pauseRequested = false;
   private readonly observable: boolean;
-  private readonly sampleIntervalPs: number;
+  /** Interval between time-series samples (ps); 0 when the run does not sample. */
+  readonly sampleIntervalPs: number;
   private samplerScheduled = false;
   /** Queued statechart timers and sampler ticks: events that do not keep a finished run going. */
   private backgroundEvents = 0;
@@ -315,6 +322,7 @@ export class Engine implements PortHost, LinkHost {
     this.prng = new Prng(this.seed);
     this.observable = options.observable ?? true;
     this.sampleIntervalPs = options.sampleIntervalPs ?? 0;
+    this.stats.configureSeries(this.sampleIntervalPs, options.sampleLimit ?? DEFAULT_SAMPLE_LIMIT);
     this.events = this.stats.counter('engine.events', 'events fired by the global queue');
     this.messagesDelivered = this.stats.counter('engine.messages_delivered', 'messages delivered to input ports');
     this.actorEvents = this.stats.counter('engine.actor_events', 'events the engine sent to unit actors');
@@ -577,7 +585,7 @@ export class Engine implements PortHost, LinkHost {
     this.stats.sample(this._now);
     if (this.observable && this.samples$.observed) {
       const values: Record<string, number> = {};
-      for (const s of this.stats.series()) values[s.name] = s.values[s.values.length - 1]!;
+      for (const s of this.stats.series()) values[s.name] = s.last;
       this.samples$.next({ time: this._now, values });
     }
     // Keep sampling only while the model has other work; otherwise the run could never go idle.
