@@ -13,10 +13,11 @@ import { OpClass, StateSpace } from '../../src/isa/ir.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import { hazardFlags, WarpFlag } from '../../src/model/sm/sched-stats.ts';
 import type { WarpProbe } from '../../src/model/sm/warp-scheduler.ts';
+import type { InstExecTiming } from '../../src/model/sm/exec-units.ts';
 import { GpuKind, type ExecDispatch, type LsuDispatch, type Writeback } from '../../src/protocol/gpu.ts';
 import { markExited, maybeFinishCta } from './cta-slots.ts';
 import { requestFetch } from './ibuffer-fill.ts';
-import { NOT_READY, type SmIssueState } from './state.ts';
+import { NOT_READY, type SmIssueState, type TimingInstruction } from './state.ts';
 
 /** The destination registers of an instruction in the warp's combined register space (kernel + called functions), for the dispatch message. */
 const NO_REGS: readonly number[] = Object.freeze([]);
@@ -51,8 +52,15 @@ export function warpFlags(s: SmIssueState, slot: number, cycle: number): number 
   if (flags & (WarpFlag.DepAlu | WarpFlag.DepMem)) return flags;
   if (mem) {
     if (!s.ports.lsu.hasRoom) flags |= WarpFlag.UnitBusy;
-  } else if (s.exec.unitOfClass(cls) >= 0) {
-    if (!s.exec.canAcceptClass(cls, cycle) || !s.ports.exec.hasRoom) flags |= WarpFlag.UnitBusy;
+  } else {
+    const own = (ins as Partial<InstExecTiming>).execClass;
+    if (own !== undefined) {
+      // A trace instruction: its own unit class and latency (Accel-Sim trace.config).
+      const unit = s.exec.unitOfExecClass(own);
+      if (unit >= 0 && (!s.exec.canAccept(unit, cycle, (ins as Partial<InstExecTiming>).execLatency!) || !s.ports.exec.hasRoom)) flags |= WarpFlag.UnitBusy;
+    } else if (s.exec.unitOfClass(cls) >= 0) {
+      if (!s.exec.canAcceptClass(cls, cycle) || !s.ports.exec.hasRoom) flags |= WarpFlag.UnitBusy;
+    }
   }
   return flags;
 }
@@ -76,6 +84,18 @@ export function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items
     ws.outstanding--;
     if (ws.exited && ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);
   }
+}
+
+/**
+ * Cycles between issue and scoreboard release that an ALU instruction spends outside its unit
+ * (GPGPU-Sim shader.cc: issue -> ID_OC register -> operand collector allocation -> bank read ->
+ * OC_EX register -> unit ... result port -> EX_WB write-back); an instruction without register
+ * sources is ready in its collector unit at allocation, one cycle sooner. The unit's own
+ * occupancy (initiation interval) is the same cycles shifted, so only latency grows.
+ */
+function operandDelay(s: SmIssueState, ins: { readonly srcRegs: Int32Array }): number {
+  const d = s.p.operandPipelineCycles ?? 0;
+  return d > 0 && ins.srcRegs.length === 0 ? d - 1 : d;
 }
 
 /** Issues the iBuffer head of `slot`: executes it functionally and dispatches it. */
@@ -113,15 +133,31 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
     s.ports.lsu.send(GpuKind.lsuDispatch, d);
   } else {
     s.aluIssued.value++;
-    const unit = s.exec.unitOfClass(cls);
-    if (unit >= 0) {
-      s.exec.issueClass(cls, cycle, seq);
-      if (dst.length > 0) {
-        s.scoreboard!.reserve(slot, dst, false);
+    const own = ins as Partial<InstExecTiming>;
+    if (own.execClass !== undefined) {
+      // Trace instruction: timed by its own unit class, latency and initiation interval.
+      const unit = s.exec.unitOfExecClass(own.execClass);
+      if (unit >= 0) {
+        const initiation = own.execInitiation!;
+        s.exec.issue(unit, cycle, own.execLatency!, initiation, seq);
+        const latency = own.execLatency! + operandDelay(s, ins);
+        if (dst.length > 0) s.scoreboard!.reserve(slot, dst, false);
+        // EXEC writes back every dispatch (a branch or EXIT too), so count it outstanding.
         ws.outstanding++;
+        const d: ExecDispatch = { warp: slot, unit, latency, initiation, dst, seq };
+        s.ports.exec.send(GpuKind.execDispatch, d);
       }
-      const d: ExecDispatch = { warp: slot, unit, latency: s.exec.latencyOfClass(cls), initiation: s.exec.initiationOfClass(cls), dst, seq };
-      s.ports.exec.send(GpuKind.execDispatch, d);
+    } else {
+      const unit = s.exec.unitOfClass(cls);
+      if (unit >= 0) {
+        s.exec.issueClass(cls, cycle, seq);
+        if (dst.length > 0) s.scoreboard!.reserve(slot, dst, false);
+        // EXEC writes back every dispatch (GPGPU-Sim's inst_in_pipeline count): a warp's CTA
+        // finishes only when its last instruction has left the pipeline.
+        ws.outstanding++;
+        const d: ExecDispatch = { warp: slot, unit, latency: s.exec.latencyOfClass(cls) + operandDelay(s, ins), initiation: s.exec.initiationOfClass(cls), dst, seq };
+        s.ports.exec.send(GpuKind.execDispatch, d);
+      }
     }
   }
   const sched = slot % s.p.schedulers;
@@ -175,13 +211,21 @@ export function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
     const local = s.scratch[i]!;
     if ((s.flagsByLocal[local]! & NOT_READY) !== 0) continue;
     const slot = local * nSched + k;
+    let lastPipe = s.p.issueWidth > 1 && s.p.dualIssueDiffUnits === true ? pipeOf(s, s.ibuf.head(slot)!) : NO_PIPE;
     issueOne(s, slot, cycle);
     issued++;
-    // Dual issue: the same warp's next instruction, if it is ready now.
+    // Dual issue: the same warp's next instruction, if it is ready now (and, with
+    // -gpgpu_dual_issue_diff_exec_units, bound for another pipeline: GPGPU-Sim
+    // scheduler_unit::cycle compares it with the previous issue's exec unit type).
     while (issued < s.p.issueWidth) {
       const f = warpFlags(s, slot, cycle);
       s.flagsByLocal[local] = f;
       if ((f & NOT_READY) !== 0) break;
+      if (lastPipe !== NO_PIPE) {
+        const pipe = pipeOf(s, s.ibuf.head(slot)!);
+        if (pipe === lastPipe) break;
+        lastPipe = pipe;
+      }
       issueOne(s, slot, cycle);
       issued++;
     }
@@ -189,12 +233,32 @@ export function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
   }
 }
 
+/** No pipeline check (dual issue to any pipeline). */
+const NO_PIPE = -3;
+/** Pipeline code of the LSU (memory instructions). */
+const LSU_PIPE = -2;
+
+/** The pipeline an instruction issues to: an exec unit index, {@link LSU_PIPE}, or -1 (none: barrier, branch without a unit). */
+function pipeOf(s: SmIssueState, ins: TimingInstruction): number {
+  const cls = ins.opClass;
+  if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) return LSU_PIPE;
+  const own = (ins as Partial<InstExecTiming>).execClass;
+  return own !== undefined ? s.exec.unitOfExecClass(own) : s.exec.unitOfClass(cls);
+}
+
 /** The probe a policy reads warps through (readiness of the current pass). */
 export function makeProbe(s: () => SmIssueState, k: number): WarpProbe {
   return {
     ready: (local) => (s().flagsByLocal[local]! & NOT_READY) === 0,
-    stalledOnLongLatency: (local) => (s().flagsByLocal[local]! & WarpFlag.DepMem) !== 0,
-    longLatencyPending: (local) => s().scoreboard!.hasLongLatencyPending(local * s().p.schedulers + k),
+    // A warp waiting at a barrier counts as stalled too (GPGPU-Sim two_level_active_scheduler
+    // demotes warps whose waiting() holds): kept in the ready queue, barrier waiters could fill
+    // it while the warps they wait for sit in the active queue, and the CTA would never finish.
+    stalledOnLongLatency: (local) => (s().flagsByLocal[local]! & (WarpFlag.DepMem | WarpFlag.Waiting)) !== 0,
+    longLatencyPending: (local) => {
+      const st = s();
+      const slot = local * st.p.schedulers + k;
+      return st.scoreboard!.hasLongLatencyPending(slot) || (st.slots[slot]!.warp?.atBarrier ?? -1) >= 0;
+    },
   };
 }
 

@@ -98,11 +98,20 @@ export class Link implements PortListener {
     this.subscription.unsubscribe();
   }
 
-  /** In-port freed a slot. */
+  /**
+   * In-port freed a slot. The credit is usable from the next link cycle: injecting at once
+   * would make what the sender sees this cycle depend on whether the receiver ran before it
+   * in the same cycle (event order), not on the model.
+   */
   creditReturned(): void {
     if (this.waitingForCredit) {
       this.waitingForCredit = false;
-      this.kick();
+      if (this.serviceScheduled) return;
+      const clock = this.clock;
+      let cycle = clock.cycleAt(this.host.now) + 1;
+      if (cycle < this.wireFreeCycle) cycle = this.wireFreeCycle;
+      this.serviceScheduled = true;
+      this.host.queue.push(clock.timeOfCycle(cycle), Priority.link, this.serviceHandler, null);
     }
   }
 

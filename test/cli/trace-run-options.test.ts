@@ -53,3 +53,17 @@ describe('Accel-Sim trace runs: --until and trace filters', () => {
     expect(doc.stats.gpu_sim_cycle).toBe(100);
   });
 });
+
+describe('both NVBit traces run to the end on every preset', () => {
+  // Regression: an instruction without a destination register (BRA, EXIT, a store's address
+  // add ...) is written back by EXEC like every dispatch; counting only those with a destination
+  // left warps at -5 outstanding and matrixmul's CTA never finished on gtx480 (a deadlock).
+  it.each(['gtx480', 'gtx480-elf', 'm2090', 'k20x', 'onac32', 'maxwell-cke', 'gtx1080ti'])('%s', async (preset) => {
+    for (const [trace, insts] of [['vectoradd-100-32', 344], ['matrixmul-32-32', 4416]] as const) {
+      const r = await runCli(['run', '--accelsim-trace', `${T}/${trace}`, '--gpu', preset, '-q']);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.out).toContain(`simulated warp instructions == warp instructions in the trace (actual ${insts})`);
+    }
+  });
+});

@@ -122,9 +122,14 @@ describe('timing statistics', () => {
   });
 
   it('refuses a launch the GPU cannot hold, naming the limit (003 eq. 3.1)', async () => {
-    const threads = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'launches[0].block=[2048,1,1]']);
+    // CUDA's own limit (1024 threads per CTA) is a schema bound.
+    const cuda = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'launches[0].block=[2048,1,1]']);
+    expect(cuda.code).toBe(2);
+    expect(cuda.err).toMatch(/^error: scenarios\/k-vecadd\.yaml:13:\d+: launches\[0\]\.block\[0\]: .*1024/);
+    // An SM that holds 512 threads cannot take a 1024-thread CTA: eq. 3.1's L(T/B) is 0.
+    const threads = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'launches[0].block=[1024,1,1]', '--config-set', 'sm.maxThreads=512']);
     expect(threads.code).toBe(2);
-    expect(threads.err).toBe('error: scenarios/k-vecadd.yaml:10:5: launches[0].block: 2048 threads per CTA exceed the limit of 1024\n');
+    expect(threads.err).toBe('error: scenarios/k-vecadd.yaml:10:5: launches[0]: launch refused: threads per CTA 1024 exceeds the limit 512 (threadsPerCta)\n');
     // 256 threads x 200 registers = 51200 registers per CTA > 32768 on an SM: eq. 3.1's L(R/B).
     const regs = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'launches[0].regsPerThread=200']);
     expect(regs.code).toBe(2);

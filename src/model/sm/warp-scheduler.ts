@@ -41,13 +41,14 @@ export interface WarpProbe {
   ready(slot: number): boolean;
   /**
    * The warp's next instruction waits on a long-latency operation (a scoreboard
-   * `rawLongLatency`/`wawLongLatency` hazard). The two-level policy moves such a ready-queue
-   * warp to its pending queue.
+   * `rawLongLatency`/`wawLongLatency` hazard), or the warp waits at a barrier (GPGPU-Sim's
+   * `shd_warp_t::waiting()`). The two-level policy moves such a ready-queue warp to its pending
+   * queue.
    */
   stalledOnLongLatency(slot: number): boolean;
   /**
-   * The warp has long-latency results outstanding ({@link Scoreboard.hasLongLatencyPending}).
-   * A pending-queue warp returns to the active queue when this becomes false.
+   * The warp has long-latency results outstanding ({@link Scoreboard.hasLongLatencyPending}) or
+   * waits at a barrier. A pending-queue warp returns to the active queue when this becomes false.
    */
   longLatencyPending(slot: number): boolean;
 }
