@@ -24,7 +24,10 @@
  *      `'writeEvict'`, `writeMiss: 'noWriteAllocate'`): a global write invalidates the line if
  *      present and goes down as a posted write;
  *    - atomics (`atomic: true`) bypass the cache (performed at L2): forwarded down as they are
- *      and answered with the response from below.
+ *      and answered with the response from below;
+ *    - with `skipGlobal` (GPGPU-Sim `-gpgpu_gmem_skip_L1D 1`), global loads and stores bypass
+ *      too (no lookup, counted in `l1d_bypassed`, not in `l1d_accesses`): loads are answered by
+ *      the response from below, stores when they go down; local accesses still use the cache.
  * 5. Sleep unless work remains.
  *
  * Fill-to-answer takes no extra cycle: a fill arriving at cycle f answers its requests at f.
@@ -55,6 +58,7 @@ export const l1dSpec = z.strictObject({
   cache: cacheSpec.describe('geometry, MSHRs, miss queue and write policies [-gpgpu_cache:dl1]'),
   l1dLatency: z.int().min(1).describe('cycles from acceptance of a hit to its answer leaving on topOut (core cycles) [-gpgpu_l1_latency]'),
   requestsPerCycle: z.int().min(1).optional().describe('requests looked up per cycle (requests); default 1 (one tag/data port)'),
+  skipGlobal: z.boolean().optional().describe('global (not local) loads and stores bypass the cache: no tag lookup, forwarded down as they are and answered from below; default false [-gpgpu_gmem_skip_L1D]'),
 });
 
 /** Spec of {@link l1d}: SM index, cache, hit latency, lookups per cycle. */
@@ -95,6 +99,8 @@ export interface L1dState {
   stallReason: number;
   lastCycle: number;
   readonly atomics: { value: number };
+  /** Global loads and stores forwarded down without a lookup (`skipGlobal`). */
+  readonly bypassed: { value: number };
   readonly evictions: { value: number };
   readonly evictionsDropped: { value: number };
 }
@@ -216,6 +222,22 @@ function acceptRequests(s: L1dState, cycle: number): void {
       s.atomics.value++;
       continue;
     }
+    if (s.p.skipGlobal === true && pl.local !== true) {
+      // GPGPU-Sim ldst_unit::memory_cycle with gmem_skip_L1D: a global access goes straight to
+      // the interconnect (no tag lookup, not an L1D access); loads are answered by the response
+      // from below, stores when they leave (a posted write, as through the cache).
+      if (!s.down.hasRoom) {
+        s.down.waitingForRoom = true;
+        return;
+      }
+      s.req.recv();
+      endStall(s);
+      const fwd = s.down.send(msg.kind, pl, { bytes: msg.bytes })!;
+      s.bypassed.value++;
+      if (isWrite) s.answers.push(msg);
+      else s.bypass.set(fwd.id, msg);
+      continue;
+    }
     const writesBefore = ctrl.sent[MissKind.write]!;
     const readsBefore = ctrl.sent[MissKind.read]!;
     const outcome = ctrl.access(pl.addr, isWrite, msg.id, pl.size, pl.local === true);
@@ -324,6 +346,7 @@ export const l1d = defineUnit<L1dParams>({
     { name: 'l1d_res_fail', unit: 'count', description: 'reservation-failure attempts (one per cycle a blocked request retries)', gpuTotal: 'gpu_l1d_res_fail' },
     { name: 'l1d_res_fail_<reason>', unit: 'count', description: 'per reason: mshrFull, mshrMergeFull, missQueueFull, noLineToAllocate', gpuTotal: 'gpu_l1d_res_fail_<reason>', variants: ['mshrFull', 'mshrMergeFull', 'missQueueFull', 'noLineToAllocate'] },
     { name: 'l1d_atomics', unit: 'count', description: 'atomics forwarded to L2 (bypass)' },
+    { name: 'l1d_bypassed', unit: 'count', description: 'global loads and stores forwarded down without a lookup (skipGlobal; not L1D accesses)', gpuTotal: 'gpu_l1d_bypassed' },
     { name: 'l1d_evictions', unit: 'count', description: 'valid lines evicted by replacement (counted only while the evict port is bound)' },
     { name: 'l1d_evictions_dropped', unit: 'count', description: 'eviction announcements dropped because the evict port was full' },
     { name: 'lifecycle_<state>_cycles', unit: 'cycles', description: 'cycles per lifecycle state (active, draining, paused, gated); registered on the first control message' },
@@ -361,6 +384,7 @@ export const l1d = defineUnit<L1dParams>({
           stallReason: -1,
           lastCycle: -1,
           atomics: io.counter('l1d_atomics', 'atomics forwarded to L2'),
+          bypassed: io.counter('l1d_bypassed', 'global loads and stores forwarded down without a lookup (skipGlobal)'),
           evictions: evictPort !== null ? io.counter('l1d_evictions', 'valid lines evicted by replacement') : { value: 0 },
           evictionsDropped: evictPort !== null ? io.counter('l1d_evictions_dropped', 'eviction announcements dropped (evict port full)') : { value: 0 },
         };

@@ -4,11 +4,13 @@
  *
  * ## One cycle
  * 1. Fills from DRAM (`dramRsp`) install their line and answer every read (and atomic) merged
- *    into its MSHR entry; requests that were writes are completed silently.
+ *    into its MSHR entry, one per cycle from the cycle after the fill (GPGPU-Sim
+ *    `access_ready`/`next_access`); requests that were writes are completed silently.
  * 2. The miss queue drains to `dramReq` while it has room: line reads (`mem.readReq`), and
  *    dirty-victim write-backs (`mem.writeReq`, posted: DRAM sends nothing back).
  * 3. One request is taken from `req` (if the ROP queue has room) and waits `ropLatency` cycles
- *    (GPGPU-Sim `-rop_latency`: the ROP queue between the interconnect and the L2).
+ *    (GPGPU-Sim `-rop_latency`: the ROP queue between the interconnect and the L2), then
+ *    `accessLatency` more (GPGPU-Sim: 1, the icnt->L2 queue stage before `cache_cycle`'s access).
  * 4. The head of the ROP queue, once its delay elapsed, is looked up (one per cycle):
  *    - read hit: answered this cycle (`mem.rsp` to the requesting SM);
  *    - read miss: MSHR entry + line read to DRAM; a pending hit merges; answered by the fill;
@@ -21,6 +23,10 @@
  *    - reservation failure: the request stays at the ROP head and is retried every cycle
  *      (each attempt counted, as GPGPU-Sim does).
  * 5. Answers leave on `rsp` while it has room.
+ *
+ * With `dataPortBytes` (GPGPU-Sim's `<data_port_width>`), a hit of b bytes holds the data port
+ * ceil(b / width) cycles (no lookup meanwhile) and a line fill holds the fill port
+ * lineBytes / width cycles (one fill at a time; the rest wait in `bottomIn`).
  *
  * ## Partition-local indexing
  * GPGPU-Sim indexes an L2 slice with `partition_address(addr)` (the channel and sub-partition
@@ -53,6 +59,8 @@ import { GpuKind, type GpuMemRequest, type GpuMemResponse, memPacketBytes } from
 export const l2SliceSpec = z.strictObject({
   cache: cacheSpec.describe('geometry, MSHRs, miss queue and policies (normally writeBack + writeAllocate) [-gpgpu_cache:dl2]'),
   ropLatency: z.int().min(0).describe('cycles (L2 clock) a request waits in the ROP queue before its tag lookup (cycles) [-gpgpu_l2_rop_latency]'),
+  accessLatency: z.int().min(0).optional().describe('cycles (L2 clock) from leaving the ROP queue to the tag lookup; default 0. GPGPU-Sim: 1 (the ROP delay moves a request into the icnt->L2 queue at the end of a cycle, cache_cycle looks it up in the next) [l2.latencyCycles]'),
+  dataPortBytes: z.int().min(1).optional().describe('data array port width: a hit of b bytes keeps the port busy ceil(b / width) cycles and a fill of a line lineBytes / width cycles (separate fill port); default unlimited (bytes per cycle) [-gpgpu_cache:dl2 <data_port_width>]'),
   ropQueueSize: z.int().min(1).optional().describe('ROP queue capacity (requests); default max(8, ropLatency + 1), so full rate never blocks'),
 });
 
@@ -85,6 +93,9 @@ export interface L2SliceState {
   readonly ropReady: Fifo<number>;
   /** Answers ready to leave. */
   readonly answers: Fifo<Message<GpuMemRequest>>;
+  /** Reads answered by a fill, and the first cycle each may leave (one per cycle). */
+  readonly fillAnswers: Fifo<Message<GpuMemRequest>>;
+  readonly fillReady: Fifo<number>;
   /** Requests waiting in an MSHR entry or in the miss queue, by message id. */
   readonly waiting: Map<number, Message<GpuMemRequest>>;
   /** Requests both written down (completed then) and in an MSHR entry: their fill answers nothing. */
@@ -98,6 +109,11 @@ export interface L2SliceState {
   stallStart: number;
   stallReason: number;
   lastCycle: number;
+  /** First cycle the data port / fill port is free (GPGPU-Sim cache_bw_management). */
+  dataPortFree: number;
+  fillPortFree: number;
+  /** Cycles a line fill holds the fill port (0: no limit). */
+  readonly fillCycles: number;
   readonly atomics: Counter;
 }
 
@@ -122,12 +138,15 @@ function trackVictim(s: L2SliceState, wbBefore: number, allocated: boolean): voi
   }
 }
 
-function fills(s: L2SliceState): void {
+function fills(s: L2SliceState, cycle: number): void {
   const io = s.io;
   const ctrl = s.ctrl;
   const local = s.localAddress;
   let m: Message | undefined;
-  while ((m = s.dramRsp.recv()) !== undefined) {
+  // With a data port width, one fill per free fill port (GPGPU-Sim cache_cycle fills the head
+  // of dram_L2_queue when fill_port_free(), which a line keeps busy lineBytes / width cycles).
+  while ((s.fillCycles === 0 || cycle >= s.fillPortFree) && (m = s.dramRsp.recv()) !== undefined) {
+    if (s.fillCycles > 0) s.fillPortFree = cycle + s.fillCycles;
     const gAddr = (m.payload as GpuMemResponse).addr;
     const line = lineOf(s, local ? local(gAddr) : gAddr);
     const wbBefore = ctrl.sent[MissKind.writeBack]!;
@@ -139,7 +158,10 @@ function fills(s: L2SliceState): void {
       const r = s.waiting.get(ids[i]!);
       if (r === undefined) throw new SimulationError(`${io.name}: fill of line ${line} answers unknown request ${ids[i]}`);
       s.waiting.delete(ids[i]!);
-      if (r.kind === GpuKind.readReq) s.answers.push(r);
+      if (r.kind === GpuKind.readReq) {
+        s.fillAnswers.push(r);
+        s.fillReady.push(cycle + 1);
+      }
     }
     if (io.tracing) {
       const start = s.missStart.get(line);
@@ -195,7 +217,7 @@ function endStall(s: L2SliceState): void {
 /** Looks up the ROP head when its delay has elapsed. */
 function lookup(s: L2SliceState, cycle: number): void {
   const msg = s.ropMsgs.peek();
-  if (msg === undefined || s.ropReady.peek()! > cycle) return;
+  if (msg === undefined || s.ropReady.peek()! > cycle || cycle < s.dataPortFree) return;
   const ctrl = s.ctrl;
   const pl = msg.payload;
   const atomic = pl.atomic === true;
@@ -218,6 +240,10 @@ function lookup(s: L2SliceState, cycle: number): void {
   s.ropMsgs.shift();
   s.ropReady.shift();
   if (atomic) s.atomics.value++;
+  // A hit reads (or writes) its bytes through the data port (GPGPU-Sim use_data_port; a miss
+  // uses it only for a dirty victim's write-back, not modelled).
+  const w = s.p.dataPortBytes;
+  if (w !== undefined && outcome === CacheOutcome.hit) s.dataPortFree = cycle + Math.ceil(pl.size / w);
   const newLine = ctrl.sent[MissKind.read]! > readsBefore;
   if (newLine && s.globalOf !== null) {
     trackVictim(s, wbBefore, ctrl.tags.allocation === 'onMiss');
@@ -249,13 +275,19 @@ function sendAnswers(s: L2SliceState): void {
 
 function step(s: L2SliceState, cycle: number): void {
   const io = s.io;
-  fills(s);
+  // GPGPU-Sim cache_cycle: a filled MSHR entry releases one request per cycle (access_ready /
+  // next_access), from the cycle after the fill; then the next fill is taken.
+  if (s.fillAnswers.length > 0 && s.fillReady.peek()! <= cycle) {
+    s.fillReady.shift();
+    s.answers.push(s.fillAnswers.shift()!);
+  }
+  fills(s, cycle);
   drainMisses(s);
   if (s.ropMsgs.length < s.ropQueueSize) {
     const m = s.req.recv() as Message<GpuMemRequest> | undefined;
     if (m !== undefined) {
       s.ropMsgs.push(m);
-      s.ropReady.push(cycle + s.p.ropLatency);
+      s.ropReady.push(cycle + s.p.ropLatency + (s.p.accessLatency ?? 0));
     }
   }
   lookup(s, cycle);
@@ -263,7 +295,9 @@ function step(s: L2SliceState, cycle: number): void {
   sendAnswers(s);
   let next = Infinity;
   if (s.req.length > 0 && s.ropMsgs.length < s.ropQueueSize) next = cycle + 1;
-  if (s.ropMsgs.length > 0) next = Math.min(next, Math.max(cycle + 1, s.ropReady.peek()!));
+  if (s.ropMsgs.length > 0) next = Math.min(next, Math.max(cycle + 1, s.ropReady.peek()!, s.dataPortFree));
+  if (s.dramRsp.length > 0) next = Math.min(next, Math.max(cycle + 1, s.fillPortFree));
+  if (s.fillAnswers.length > 0) next = Math.min(next, Math.max(cycle + 1, s.fillReady.peek()!));
   if (s.answers.length > 0 && s.rsp.hasRoom) next = cycle + 1;
   if (s.ctrl.missQueueLength > 0 && s.dramReq.hasRoom) next = cycle + 1;
   if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
@@ -316,6 +350,8 @@ export const l2Slice = defineUnit<L2SliceParams, L2SliceResources>({
           ropMsgs: new Fifo(ropQueueSize),
           ropReady: new Fifo(ropQueueSize),
           answers: new Fifo(16),
+          fillAnswers: new Fifo(16),
+          fillReady: new Fifo(16),
           waiting: new Map(),
           fillOnly: new Set(),
           globalOf: r.localAddress ? new Map() : null,
@@ -324,6 +360,9 @@ export const l2Slice = defineUnit<L2SliceParams, L2SliceResources>({
           stallStart: -1,
           stallReason: -1,
           lastCycle: -1,
+          dataPortFree: 0,
+          fillPortFree: 0,
+          fillCycles: p.dataPortBytes === undefined ? 0 : Math.ceil(p.cache.lineBytes / p.dataPortBytes),
           atomics: io.counter('l2_atomics', 'atomics performed'),
         };
       },
@@ -334,7 +373,7 @@ export const l2Slice = defineUnit<L2SliceParams, L2SliceResources>({
     if (s.ropMsgs.length > 0) parts.push(`${s.ropMsgs.length} in the ROP queue`);
     if (s.ctrl.mshr.occupancy > 0) parts.push(`${s.ctrl.mshr.occupancy} MSHR entries`);
     if (s.ctrl.missQueueLength > 0) parts.push(`${s.ctrl.missQueueLength} in the miss queue`);
-    if (s.answers.length > 0) parts.push(`${s.answers.length} answers unsent`);
+    if (s.answers.length + s.fillAnswers.length > 0) parts.push(`${s.answers.length + s.fillAnswers.length} answers unsent`);
     if (s.stallStart >= 0) parts.push(`head blocked: ${RES_FAIL_REASON_NAME[s.stallReason]}`);
     return parts.length > 0 ? parts.join('; ') : null;
   },

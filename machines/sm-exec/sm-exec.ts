@@ -38,6 +38,8 @@ export interface SmExecState {
   readonly pending: InFlight[];
   order: number;
   lastCycle: number;
+  /** First cycle of the current accepting (not paused) stretch; Infinity while paused. */
+  acceptFrom: number;
   readonly perUnit: Counter[];
   readonly ctrl: InPort;
   readonly lifecycle: Lifecycle;
@@ -49,11 +51,16 @@ function step(s: SmExecState): void {
   let m: Message | undefined;
   // Paused: in-flight instructions finish; new dispatches wait in the in-port.
   const accept = s.ctrl.length === 0 && s.lifecycle.running ? true : serviceLifecycle(s.lifecycle, s.ctrl, s.pending.length === 0, s.inp.length, io.name);
+  if (!accept) s.acceptFrom = Infinity;
+  else if (s.acceptFrom === Infinity) s.acceptFrom = cycle;
   while (accept && (m = s.inp.recv()) !== undefined) {
     const d = m.payload as ExecDispatch;
     s.perUnit[d.unit]!.value++;
-    // Issued one cycle ago (the dispatch hop): completes latency - 1 cycles from now.
-    const done = Math.max(cycle, cycle + d.latency - 2);
+    // Timed from the issue (send) cycle, not from when this step sees the message, so the
+    // result does not depend on the event order within a cycle: leaves at issue + latency - 1.
+    // A dispatch that waited in the port while paused enters the pipeline at the resume.
+    const start = Math.max(io.clock.cycleAt(m.sendTime) + 1, s.acceptFrom);
+    const done = Math.max(cycle, start + d.latency - 2);
     const entry: InFlight = { done, order: s.order++, wb: { warp: d.warp, dst: d.dst, seq: d.seq, longLatency: false } };
     let i = s.pending.length;
     while (i > 0 && (s.pending[i - 1]!.done > done)) i--;
@@ -97,6 +104,7 @@ export const smExec = defineUnit<SmExecParams>({
         pending: [],
         order: 0,
         lastCycle: -1,
+        acceptFrom: 0,
         perUnit: p.unitNames.map((n) => io.counter(`${n}_insts`, `instructions executed on ${n}`)),
         ctrl: io.in('ctrl'),
         lifecycle: new Lifecycle(io, io.out('status')),

@@ -37,6 +37,16 @@ export const smIssueSpec = z.strictObject({
     })
     .describe('options of the warp scheduler policy'),
   exec: execUnitsSpec.describe("execution pipelines: ISSUE's view of their initiation intervals"),
+  dualIssueDiffUnits: z
+    .boolean()
+    .optional()
+    .describe('the second instruction a warp issues in one slot must go to a different pipeline than the first [-gpgpu_dual_issue_diff_exec_units]; default false'),
+  operandPipelineCycles: z
+    .int()
+    .min(0)
+    .max(64)
+    .optional()
+    .describe('cycles an ALU/SFU/DP instruction with register sources spends outside its unit between issue and the scoreboard release (core cycles; GPGPU-Sim: ID_OC register, collector allocation, bank read, OC_EX register, result port, EX_WB = 6; one less without register sources); default 0'),
   pollEveryCycle: z.boolean().optional().describe('wake every cycle instead of sleeping when nothing can change (verification only)'),
 });
 

@@ -17,7 +17,10 @@
  * BookSim file named by `-inter_config_file` is read (relative to the config's directory) for the
  * flit size, buffer depth, subnets, allocator and router delays.
  */
-import { readFileSync } from 'node:fs';
+import { readInputText } from '../scenario/yaml-source.ts';
+
+/** Largest gpgpusim.config or BookSim file read, bytes (the copied ones are under 10 KiB). */
+const CONFIG_MAX_BYTES = 4 * 1024 * 1024;
 import { basename, dirname, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
 import { leafValues, notModelledReason } from './not-modelled.ts';
@@ -404,7 +407,7 @@ interface BooksimSettings {
 function readBooksim(path: string): BooksimSettings | null {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readInputText(path, CONFIG_MAX_BYTES, 'an interconnect config');
   } catch {
     return null;
   }
@@ -597,12 +600,5 @@ export function importGpgpusimConfigText(text: string, file: string, options: Im
  *   (file, line and option named), or a value combination the schema rejects
  */
 export function importGpgpusimConfig(path: string, options: ImportOptions = {}): GpgpusimImport {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError({ file: path }, code === 'ENOENT' ? 'file not found' : `cannot read file (${code ?? String(e)})`);
-  }
-  return importGpgpusimConfigText(text, path, options);
+  return importGpgpusimConfigText(readInputText(path, CONFIG_MAX_BYTES, 'a gpgpusim.config'), path, options);
 }

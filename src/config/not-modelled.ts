@@ -22,7 +22,6 @@ const CACHES = '{l1i,l1d,l2,constCache,texCache}';
 /** Every not-modelled field of the schema (checked against the schema's leaves by a test). */
 export const NOT_MODELLED: readonly NotModelled[] = [
   { pattern: 'sm.clusters', reason: 'SM clusters are not modelled: every SM has its own interconnect port' },
-  { pattern: 'sm.dualIssueDiffUnits', reason: 'dual issue takes the next ready instruction of the warp whatever its unit (the unit rule is issue 13, C5)' },
   { pattern: 'sm.decodeWidth', reason: 'DECODE forwards sm.fetchThroughput fetched groups per cycle' },
   { pattern: 'sm.subCoreModel', reason: 'no sub-core partitioning of units and register banks' },
   { pattern: 'sm.units.*.idOcWidth', reason: 'no issue -> operand-collector pipeline registers' },
@@ -30,7 +29,7 @@ export const NOT_MODELLED: readonly NotModelled[] = [
   { pattern: 'sm.units.exWbWidth', reason: 'no execute -> write-back pipeline register' },
   { pattern: 'sm.units.tensor.count', reason: 'no tensor-core pipeline (no PTX mma/wmma class)' },
   { pattern: 'sm.units.lsu.count', reason: 'the LSU is one unit per SM' },
-  { pattern: 'sm.operandCollector.**', reason: 'no operand collector or register-bank conflict model' },
+  { pattern: 'sm.operandCollector.**', reason: 'the register-read stage is a fixed 6-cycle depth (OPERAND_PIPELINE_CYCLES in src/topology/gpu-sm.ts); collector counts, ports and bank conflicts are not modelled' },
   { pattern: 'sm.opcodeTiming.int.{add,max,mad}.*', reason: 'integer ALU ops take the fp.add class timing; only int.mul, int.div and int.shfl are distinct classes (src/topology/gpu-sm.ts)' },
   { pattern: 'sm.opcodeTiming.fp.{max,mul,mad,div}.*', reason: 'single-precision ops take the fp.add class timing (src/topology/gpu-sm.ts)' },
   { pattern: 'sm.opcodeTiming.dp.{add,max,mul,div}.*', reason: 'double-precision ops take the dp.mad class timing (src/topology/gpu-sm.ts)' },
@@ -40,10 +39,9 @@ export const NOT_MODELLED: readonly NotModelled[] = [
   { pattern: 'policies.memoryIssue.kind', reason: 'memory-issue policies (RBMI, QBMI, SMIL, DMIL) are not built yet' },
   { pattern: `${CACHES}.mshrType`, reason: 'every MSHR table is associative by line' },
   { pattern: `${CACHES}.resultFifoEntries`, reason: 'no texture result FIFO' },
-  { pattern: `${CACHES}.dataPortBytes`, reason: 'no data-port width limit on cache fills' },
+  { pattern: '{l1i,l1d,constCache,texCache}.dataPortBytes', reason: 'no data-port width limit outside the L2' },
   { pattern: 'l1i.{sectorBytes,writePolicy,writeAllocate,mshrEntries,mshrMaxMerge,missQueueEntries}', reason: 'the L1I is a tag array with a fixed miss latency, no MSHRs (issue 13, C8)' },
   { pattern: 'l1d.banks', reason: 'no L1D bank conflicts' },
-  { pattern: 'l1d.skipGlobal', reason: 'global loads are cached in the L1D (issue 10, difference (a))' },
   { pattern: 'l2.sectorBytes', reason: 'L2 lines are not sectored' },
   { pattern: 'constCache.{sets,ways,lineBytes,sectorBytes,replacement,writePolicy,allocation,writeAllocate,setIndex,mshrEntries,mshrMaxMerge,missQueueEntries}', reason: 'constant loads take constCache.latencyCycles; no constant cache array' },
   { pattern: 'texCache.**', reason: 'no texture path' },

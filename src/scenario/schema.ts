@@ -137,6 +137,13 @@ export const scenarioSchema = z
     mode: z.enum(['network', 'functional', 'timing']).optional(),
     clocks: z.record(z.string(), frequency).default({ core: '1400MHz' }),
     sampleInterval: duration.optional().describe('time-series sampling interval'),
+    sampleLimit: z
+      .number()
+      .int()
+      .min(2)
+      .max(1_048_576)
+      .optional()
+      .describe('points each time series keeps in memory and in the stats file (2 to 2^20, default 4096); past it the series is down-sampled 2:1 (means of pairs), so memory does not grow with run length'),
     units: z.array(unitSpecSchema).max(65536).default([]),
     links: z.array(linkSpecSchema).max(65536).default([]),
     buffers: z.array(bufferSpecSchema).max(1024).default([]),

@@ -127,7 +127,7 @@ export function setupKernelScenarioTiming(loaded: LoadedScenario, options: Timin
     // Entries past the config's own come from the scenario's gpu.extensions (located there).
     locate: (path) => (typeof path[0] === 'number' && path[0] >= own ? source.locate(['gpu', 'extensions', path[0] - own, ...path.slice(1)]) : source.locate(['gpu'])),
   };
-  const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...options.engine }, { pollEveryCycle: options.pollEveryCycle ?? false, extensionSource });
+  const engine = buildGpu(config, context, plans, { seed: scenario.seed, sampleIntervalPs, ...(scenario.sampleLimit !== undefined ? { sampleLimit: scenario.sampleLimit } : {}), ...options.engine }, { pollEveryCycle: options.pollEveryCycle ?? false, extensionSource });
   options.onEngine?.(engine);
   const untilPs = options.untilPs ?? (scenario.until === undefined ? Infinity : parseDuration(scenario.until, source.locate(['until']), 'until'));
   return { loaded, engine, config, prepared, warnings, limits: { deadlockCycles: scenario.deadlockCycles, livelockCycles: scenario.livelockCycles, maxCycles: options.maxCycles ?? scenario.maxCycles, untilPs } };

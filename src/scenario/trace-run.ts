@@ -4,6 +4,8 @@
  * kernels, on a preset or an imported `gpgpusim.config`. Memcpy commands only declare device
  * memory here (a trace carries addresses, not data; the timing model needs no values).
  */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { GpuContext } from '../model/gpu-context.ts';
 import type { LaunchPlan as KernelLaunchPlan } from '../topology/gpu-smwm.ts';
 import type { GpuConfig } from '../config/schema.ts';
@@ -29,6 +31,14 @@ export interface TraceRunOptions {
   readonly gpu: { preset?: string | undefined; gpgpusimConfig?: string | undefined };
   readonly baseDir: string;
   readonly configOverrides?: readonly string[];
+  /**
+   * Accel-Sim `trace.config` (unit latencies and initiation intervals of trace instructions),
+   * relative to `baseDir`. Default: with a `gpgpusim.config`, the `gpgpusim.trace.config` or
+   * `trace.config` in the same folder (Accel-Sim runs `-config gpgpusim.config -config
+   * trace.config`); else, or when neither exists, none: trace instructions are then timed by
+   * their opcode class with the GPU config's latencies, as a PTX run is.
+   */
+  readonly traceConfig?: string;
   /** Unknown SASS opcodes: refuse (default) or treat as ALU. */
   readonly unknownOpcode?: 'error' | 'alu';
   readonly seed?: number;
@@ -95,11 +105,31 @@ function finish(setup: Omit<TraceRunResult, 'stoppedAtPs'>, stop: WatchdogStop):
   return stop === 'until' ? { ...setup, stoppedAtPs: setup.engine.now } : setup;
 }
 
+/** Names of the trace config Accel-Sim's GPU folders put beside `gpgpusim.config`, in the order tried. */
+export const TRACE_CONFIG_NAMES: readonly string[] = Object.freeze(['gpgpusim.trace.config', 'trace.config']);
+
+/**
+ * The `trace.config` a run uses: `options.traceConfig`, else one of {@link TRACE_CONFIG_NAMES}
+ * beside the `gpgpusim.config`, else none (built-in unit timings).
+ */
+export function traceConfigPath(options: Pick<TraceRunOptions, 'traceConfig' | 'gpu' | 'baseDir'>): string | undefined {
+  if (options.traceConfig !== undefined) return resolve(options.baseDir, options.traceConfig);
+  const cfg = options.gpu.gpgpusimConfig;
+  if (cfg === undefined) return undefined;
+  const dir = dirname(resolve(options.baseDir, cfg));
+  for (const name of TRACE_CONFIG_NAMES) {
+    const p = join(dir, name);
+    if (existsSync(p)) return p;
+  }
+  return undefined;
+}
+
 /** Loads the config and trace and builds the GPU (not yet run); the caller closes `trace`. */
 function setupAccelSimTrace(dir: string, options: TraceRunOptions): Omit<TraceRunResult, 'stoppedAtPs'> {
   const config = loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, options.configOverrides ?? []);
   const warnings = (options.configOverrides ?? []).length > 0 ? checkNotModelled(loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, []), config, options.strict ?? false, { file: '--config-set' }) : [];
-  const trace = openAccelSimTrace(dir, { unknownOpcode: options.unknownOpcode ?? 'error' });
+  const traceConfig = traceConfigPath(options);
+  const trace = openAccelSimTrace(dir, { unknownOpcode: options.unknownOpcode ?? 'error', traceConfig });
   try {
     const context = new GpuContext();
     const limits = gpuLimits(config);
@@ -107,7 +137,8 @@ function setupAccelSimTrace(dir: string, options: TraceRunOptions): Omit<TraceRu
     const plans: KernelLaunchPlan[] = trace.kernels.map((tk) => {
       const h = tk.header;
       const where = { file: h.name };
-      const kernel = new TraceTimingKernel(tk);
+      // With a trace.config, Accel-Sim's per-opcode unit timing; without, the config's opcode classes.
+      const kernel = new TraceTimingKernel(tk, { unitTiming: traceConfig !== undefined });
       traceInstructions.push(kernel.instructionCount);
       const regs = Math.max(1, h.nregs);
       try {

@@ -18,6 +18,17 @@ import type { SmDecodeParams } from '../../machines/sm-decode/sm-decode.ts';
 import type { SmExecParams } from '../../machines/sm-exec/sm-exec.ts';
 import type { SmLsuParams } from '../../machines/sm-lsu/sm-lsu.ts';
 import type { UnitInstanceConfig } from '../sim/unit.ts';
+import { EXEC_UNIT_NAME } from '../frontends/accelsim/opcodes.ts';
+
+/**
+ * Cycles an ALU instruction with register sources spends outside its unit from issue to the
+ * scoreboard release in GPGPU-Sim's core pipeline (`shader_core_ctx::cycle` runs writeback,
+ * execute, read_operands, issue in that order, one stage per cycle): 1 in the ID_OC pipeline
+ * register, 1 for the collector-unit allocation, 1 for the bank read, 1 in the OC_EX register,
+ * 1 from the unit's last stage to the EX_WB register, 1 for the write-back that frees the
+ * scoreboard. A dependent instruction thus issues `latency + 6` cycles after its producer.
+ */
+export const OPERAND_PIPELINE_CYCLES = 6;
 
 /** Execution pipelines and opcode-class timing of an SM. */
 export function execUnitsParams(config: GpuConfig): ExecUnitsParams {
@@ -31,9 +42,15 @@ export function execUnitsParams(config: GpuConfig): ExecUnitsParams {
   const sfuUnit = u.sfu.count > 0 ? 'sfu' : 'sp';
   const dpUnit = u.dp.count > 0 ? 'dp' : sfuUnit;
   const cls = (unit: string, timing: { latency: number; initiation: number }): OpClassTiming => ({ unit, latency: timing.latency, initiation: timing.initiation });
+  // Trace instructions name their unit class (EXEC_UNIT_NAME order); GPGPU-Sim's
+  // scheduler_unit::cycle sends INT ops to SP without INT units and DP ops to the SFU without DP
+  // units. warpstate has no tensor or specialised (BRA/TEX/UDP) pipelines: those run on the int
+  // pipeline (Kepler/Pascal opcode maps never use them).
+  const byName: Record<string, string | null> = { none: null, int: intUnit, sp: 'sp', dp: dpUnit, sfu: sfuUnit, tensor: 'sp', mem: null, branch: intUnit, tex: intUnit, udp: intUnit };
   return {
     units,
     warpSize: config.sm.warpSize,
+    execClasses: EXEC_UNIT_NAME.map((n) => byName[n] ?? null),
     opClasses: {
       alu: cls('sp', t.fp.add),
       intMul: cls(intUnit, t.int.mul),
@@ -88,6 +105,10 @@ function smUnitParams(config: GpuConfig, smId: number, pollEveryCycle = false): 
       policyOptions: ws.kind === 'twoLevel' ? { readyQueueSize: ws.readyQueueSize, inner: ws.inner, outer: ws.outer } : {},
       // The spec type is the schema's (mutable arrays); the builder's value is read only.
       exec: exec as SmIssueParams['exec'],
+      // GPGPU-Sim's register-read stage (operand collectors): a config that has one pays its
+      // fixed pipeline depth (bank conflicts and collector shortage are not modelled).
+      dualIssueDiffUnits: config.sm.dualIssueDiffUnits,
+      operandPipelineCycles: config.sm.operandCollector !== undefined ? OPERAND_PIPELINE_CYCLES : 0,
       pollEveryCycle,
     },
     fetch: {

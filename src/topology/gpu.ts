@@ -90,7 +90,9 @@ function cacheParams(g: GpuConfig['l2'] | GpuConfig['l1d']): CacheParams {
     mshrMaxMerge: g.mshrMaxMerge,
     missQueueSize: g.missQueueEntries,
     writeHit,
-    writeMiss: g.writeAllocate === 'noWriteAllocate' ? 'noWriteAllocate' : 'writeAllocate',
+    // GPGPU-Sim 4.x: W = wr_miss_wa_naive (write through + line fetch), F and L fetch the line
+    // and keep the write in it (L's lazy byte-mask fill is approximated by F).
+    writeMiss: g.writeAllocate === 'noWriteAllocate' ? 'noWriteAllocate' : g.writeAllocate === 'writeAllocate' ? 'writeAllocateNaive' : 'writeAllocate',
   };
 }
 
@@ -151,7 +153,7 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
       const inst = p[unit.toLowerCase() as keyof typeof p];
       units.push({ name: `${sm}.${unit}`, definition: def, clock: 'core', ...inst });
     }
-    units.push({ name: `${sm}.L1D`, definition: l1d, clock: 'core', spec: { smId: i, cache: cacheParams(config.l1d), l1dLatency: config.l1d.latencyCycles } });
+    units.push({ name: `${sm}.L1D`, definition: l1d, clock: 'core', spec: { smId: i, cache: cacheParams(config.l1d), l1dLatency: config.l1d.latencyCycles, skipGlobal: config.l1d.skipGlobal } });
   }
   units.push({
     name: 'GPU.ICNT',
@@ -165,7 +167,7 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
       name: `GPU.L2[${j}]`,
       definition: l2Slice,
       clock: 'l2',
-      spec: { cache: cacheParams(config.l2), ropLatency: config.memPartitions.ropLatencyCycles },
+      spec: { cache: cacheParams(config.l2), ropLatency: config.memPartitions.ropLatencyCycles, accessLatency: config.l2.latencyCycles, dataPortBytes: config.l2.dataPortBytes },
       resources: { localAddress: (addr: number) => decoder.partitionAddress(addr) },
     });
   }

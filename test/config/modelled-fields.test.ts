@@ -42,18 +42,19 @@ describe('config honesty: every field is decided', () => {
     for (const [, file] of Object.values(COVERED)) expect(existsSync(file), file).toBe(true);
     const leaves = configLeafPaths();
     for (const n of NOT_MODELLED) expect(leaves.some((l) => notModelledReason(l) === n.reason), n.pattern).toBe(true);
-    // The reporter's example: accepted and ignored before, flagged now.
-    expect(notModelledReason('l1d.skipGlobal')).toContain('L1D');
+    // The reporter's example (l1d.skipGlobal) was flagged, then modelled (issue 10, (a)).
+    expect(notModelledReason('l1d.skipGlobal')).toBeUndefined();
+    expect(notModelledReason('l1d.banks')).toContain('L1D');
   });
 
   it('src/config/MODELLED.md is the table this test checks (regenerate: npx tsx test/config/modelled-table.ts > src/config/MODELLED.md)', () => {
     expect(readFileSync('src/config/MODELLED.md', 'utf8')).toBe(modelledMarkdown(configLeafPaths(), NOT_MODELLED));
   });
 
-  it('configFields gives every leaf once with its flag; the reporter\'s l1d.skipGlobal is not modelled, l1d.sets is', () => {
+  it('configFields gives every leaf once with its flag; l1d.banks is not modelled, l1d.sets is', () => {
     const fields = configFields();
     expect(new Set(fields.map((f) => f.path)).size).toBe(fields.length);
-    expect(fields.find((f) => f.path === 'l1d.skipGlobal')).toEqual({ path: 'l1d.skipGlobal', modelled: false, reason: notModelledReason('l1d.skipGlobal') });
+    expect(fields.find((f) => f.path === 'l1d.banks')).toEqual({ path: 'l1d.banks', modelled: false, reason: notModelledReason('l1d.banks') });
     expect(fields.find((f) => f.path === 'l1d.sets')).toEqual({ path: 'l1d.sets', modelled: true });
     // Inside a union (the warp scheduler's two-level options) and an optional (activeCores).
     expect(fields.filter((f) => f.path.startsWith('policies.')).map((f) => f.path)).toEqual(expect.arrayContaining(['policies.warpScheduler.inner', 'policies.activeCores.kind']));
@@ -91,16 +92,16 @@ describe('config honesty: every field is decided', () => {
 });
 
 describe('not-modelled fields warn, and --strict refuses them', () => {
-  it('a run with --config-set l1d.skipGlobal=true warns naming the field and the reason, and still runs', async () => {
-    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--config-set', 'sm.count=2', '--config-set', 'l1d.skipGlobal=true', '-q']);
+  it('a run with --config-set l1d.banks=2 warns naming the field and the reason, and still runs', async () => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--config-set', 'sm.count=2', '--config-set', 'l1d.banks=2', '-q']);
     expect(r.code).toBe(0);
-    expect(r.err).toContain('warning: config field l1d.skipGlobal set to true (preset false) is not modelled');
+    expect(r.err).toContain('warning: config field l1d.banks set to 2 (preset 1) is not modelled');
   });
 
   it('--strict refuses it with exit 2, naming the argument and the field', async () => {
-    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--config-set', 'l1d.skipGlobal=true', '--strict', '-q']);
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--config-set', 'l1d.banks=2', '--strict', '-q']);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('--config-set: l1d.skipGlobal: config field l1d.skipGlobal is not modelled');
+    expect(r.err).toContain('--config-set: l1d.banks: config field l1d.banks is not modelled');
     // A modelled override is fine under --strict.
     const ok = await runCli(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--config-set', 'sm.count=2', '--strict', '-q']);
     expect(ok.code).toBe(0);
@@ -112,7 +113,7 @@ describe('not-modelled fields warn, and --strict refuses them', () => {
     expect(r.warnings).toEqual([expect.stringContaining('interconnect.arbitration set to "roundRobin" (preset "islip") is not modelled')]);
     const show = await runCli(['config', 'show', 'gtx480', '--not-modelled']);
     expect(show.code).toBe(0);
-    expect(show.out).toMatch(/^l1d\.skipGlobal = false {2}\[not modelled: /m);
+    expect(show.out).toMatch(/^l1d\.banks = 1 {2}\[not modelled: /m);
     expect(show.out).not.toMatch(/^l1d\.sets /m);
   });
 
@@ -120,7 +121,7 @@ describe('not-modelled fields warn, and --strict refuses them', () => {
     const r = await runCli(['config', 'list', '--not-modelled']);
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
-    expect(lines).toContain(`l1d.skipGlobal  [not modelled: ${notModelledReason('l1d.skipGlobal')}]`);
+    expect(lines).toContain(`l1d.banks  [not modelled: ${notModelledReason('l1d.banks')}]`);
     expect(lines.map((l) => l.split('  ')[0])).toEqual(configFields().filter((f) => !f.modelled).map((f) => f.path));
     expect(r.out).not.toMatch(/^l1d\.sets /m);
   });

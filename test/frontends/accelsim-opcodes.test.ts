@@ -21,7 +21,12 @@ describe('SASS opcode table', () => {
     [SassArch.Pascal, 'XMAD.PSL.CBCC', OpClass.IntMul, ExecUnit.Int, StateSpace.None, false],
     [SassArch.Pascal, 'LDS.U.32', OpClass.Load, ExecUnit.Mem, StateSpace.Shared, false],
     [SassArch.Pascal, 'LDL.64', OpClass.Load, ExecUnit.Mem, StateSpace.Local, true],
-    [SassArch.Pascal, 'LDC.32', OpClass.Alu, ExecUnit.Int, StateSpace.Const, false],
+    // LDC: a constant-space load, as Accel-Sim's trace_driven.cc executes it (case OP_LDC)
+    [SassArch.Pascal, 'LDC.32', OpClass.Load, ExecUnit.Mem, StateSpace.Const, false],
+    // IDIV: warpstate's marker for PTX integer div/rem written as SASS (sass-names.ts)
+    [SassArch.Pascal, 'XMAD.IDIV', OpClass.IntDiv, ExecUnit.Int, StateSpace.None, false],
+    [SassArch.Volta, 'IMAD.IDIV', OpClass.IntDiv, ExecUnit.Int, StateSpace.None, false],
+    [SassArch.Pascal, 'FADD.IDIV', OpClass.Alu, ExecUnit.Sp, StateSpace.None, false],
     [SassArch.Pascal, 'ATOMS.ADD', OpClass.Atomic, ExecUnit.Mem, StateSpace.Shared, false],
     [SassArch.Pascal, 'ATOM.E.ADD', OpClass.Atomic, ExecUnit.Mem, StateSpace.Generic, true],
     [SassArch.Pascal, 'RED.E.ADD.F32.FTZ.RN', OpClass.Atomic, ExecUnit.Mem, StateSpace.Generic, true],

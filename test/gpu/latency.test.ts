@@ -11,15 +11,17 @@
  *
  * loadToUse = cycles from the `ld` issuing to its dependent instruction issuing.
  *
- * nonMemory (derived from the PTX loop, unrolled 4x, and the issue stage on one warp):
- * per step, after the load writes back: cvt -> add.s64 (RAW, ALU latency 4) -> mul.wide (independent,
- * next cycle: 1) -> add.s64 (RAW on mul.wide, int.mul latency 4) -> ld (RAW, ALU latency 4)
- * = 4 + 1 + 4 + 4 = 13 cycles. Per iteration (4 steps) two extras: the 2-entry iBuffer runs dry
- * before the second step's mul.wide, which then waits for a refetch (ISSUE -> FETCH -> DECODE ->
- * ISSUE, 1 cycle each = 3 cycles instead of 1: +2); and the loop tail of the 4th step is
- * cvt, add +4, add.s32 +3 (refetch), setp +4 (RAW), bra +4 (RAW), mul.wide +3 (refetch at the
- * branch target), add +4, ld +4 = 26 cycles instead of 13: +13. So nonMemory = (4 x 13 + 2 + 13)
- * / 4 = 16.75 cycles per step.
+ * nonMemory (derived from the PTX loop, unrolled 4x, and the issue stage on one warp): a RAW
+ * dependence on an ALU result costs the unit latency (4 on gtx480) plus the operand-collector
+ * pipeline (o = OPERAND_PIPELINE_CYCLES = 6: ID_OC, collector allocation, bank read, OC_EX,
+ * result port, write-back), r = 4 + 6 = 10 cycles. Per step, after the load writes back:
+ * cvt -> add.s64 (RAW, r) -> mul.wide (independent, next cycle: 1) -> add.s64 (RAW on mul.wide,
+ * int.mul latency 4 + o = r) -> ld (RAW, r) = 3r + 1 = 31 cycles. Per iteration (4 steps) two
+ * extras: the 2-entry iBuffer runs dry before the second step's mul.wide, which then waits for a
+ * refetch (ISSUE -> FETCH -> DECODE -> ISSUE, 1 cycle each = 3 cycles instead of 1: +2); and the
+ * loop tail of the 4th step is cvt, add +r, add.s32 +3 (refetch), setp +r (RAW), bra +r (RAW),
+ * mul.wide +3 (refetch at the branch target), add +r, ld +r = 5r + 6 = 56 cycles instead of 31:
+ * +25. So nonMemory = (4 x 31 + 2 + 25) / 4 = 37.75 cycles per step.
  *
  * loadToUse, hop by hop (links are 1 cycle unless stated; interconnect links carry 40-byte
  * flits, a packet of b bytes arriving ceil(b / 40) - 1 cycles after its head):
@@ -43,6 +45,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runTiming, type GpuRun } from './gpu-helpers.ts';
+import { OPERAND_PIPELINE_CYCLES } from '../../src/topology/gpu-sm.ts';
 
 const CHASE = 'scenarios/gpu/chase-stride.yaml';
 
@@ -61,7 +64,8 @@ function perStep(count: number, stride: number, n: number, counters: readonly st
   return { cycles: (b.stat('gpu_sim_cycle') - a.stat('gpu_sim_cycle')) / n, delta, config: a.r.config };
 }
 
-const NON_MEMORY = (4 * 13 + 2 + 13) / 4; // 16.75, see the file comment
+const RAW = 4 + OPERAND_PIPELINE_CYCLES; // ALU latency + operand pipeline, see the file comment
+const NON_MEMORY = (4 * (3 * RAW + 1) + 2 + (5 * RAW + 6 - (3 * RAW + 1))) / 4; // 37.75, see the file comment
 
 describe('pointer-chase latency on gtx480 matches the unit timing (within 10%)', () => {
   it('L1D hit: 32 lines (4 KB) chased with a 128-byte stride stay in the 16 KB L1D', () => {
@@ -71,8 +75,8 @@ describe('pointer-chase latency on gtx480 matches the unit timing (within 10%)',
     expect(m.delta).toEqual({ gpu_l1d_misses: 0, 'GPU.SM[0].L1D.l1d_hits': 64 });
     const c = m.config;
     const loadToUse = 1 + 1 + c.l1d.latencyCycles + 1 + 1; // 39
-    const expected = loadToUse + NON_MEMORY; // 55.75
-    expect(expected).toBe(55.75);
+    const expected = loadToUse + NON_MEMORY; // 76.75
+    expect(expected).toBe(76.75);
     expect(Math.abs(m.cycles - expected) / expected).toBeLessThan(0.1);
   });
 
@@ -87,7 +91,7 @@ describe('pointer-chase latency on gtx480 matches the unit timing (within 10%)',
     expect(c.clocks.l2).toBe(c.clocks.core); // ROP cycles are core cycles here
     const loadToUse = 1 + 1 + (icnt + flits(8) - 1) + 1 + c.memPartitions.ropLatencyCycles + (icnt + flits(136) - 1) + (1 + flits(136) - 1) + 1 + 1; // 138
     expect(loadToUse).toBe(138);
-    const expected = loadToUse + NON_MEMORY; // 154.75
+    const expected = loadToUse + NON_MEMORY; // 175.75
     expect(Math.abs(m.cycles - expected) / expected).toBeLessThan(0.1);
   });
 
@@ -106,8 +110,8 @@ describe('pointer-chase latency on gtx480 matches the unit timing (within 10%)',
     expect(m.delta).toEqual({ gpu_l2_misses: 64, gpu_dram_reads: 64, gpu_dram_row_hits: 64, gpu_dram_row_misses: 0 });
     const t = m.config.dram.timing;
     const service = t.tCCDL! + t.tCL + m.config.dram.burstLength / m.config.dram.dataCommandFreqRatio; // 17
-    const expected = dramLoadToUse(m.config, service) + NON_MEMORY; // 269.39
-    expect(expected).toBeCloseTo(269.39, 2);
+    const expected = dramLoadToUse(m.config, service) + NON_MEMORY; // 290.39
+    expect(expected).toBeCloseTo(290.39, 2);
     expect(Math.abs(m.cycles - expected) / expected).toBeLessThan(0.1);
   });
 
@@ -120,7 +124,7 @@ describe('pointer-chase latency on gtx480 matches the unit timing (within 10%)',
     expect(m.delta).toEqual({ gpu_l2_misses: 8, gpu_dram_row_hits: 0, gpu_dram_row_misses: 8 });
     const t = m.config.dram.timing;
     const service = t.tRP + t.tRCD + t.tCCDL! + t.tCL + m.config.dram.burstLength / m.config.dram.dataCommandFreqRatio; // 41
-    const expected = dramLoadToUse(m.config, service) + NON_MEMORY; // 287.57
+    const expected = dramLoadToUse(m.config, service) + NON_MEMORY; // 308.57
     expect(Math.abs(m.cycles - expected) / expected).toBeLessThan(0.1);
   });
 });

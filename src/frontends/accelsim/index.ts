@@ -9,3 +9,4 @@ export { parseInstructionLine, popcount32, WARP_SIZE, type LineContext } from '.
 export { openKernelTrace, TraceKernel, TraceWarp, SUPPORTED_TRACER_VERSIONS, kernelArchName, type TraceCta, type KernelOpenOptions, type ValidateMode } from './kernel-file.ts';
 export { openAccelSimTrace, parseKernelsList, kernelFileName, type AccelSimTrace, type AccelSimOpenOptions } from './reader.ts';
 export * from './writer.ts';
+export * from './sass-names.ts';

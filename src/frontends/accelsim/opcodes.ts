@@ -13,9 +13,15 @@
  * instruction-set lists (Kepler sm_3x, Maxwell/Pascal sm_5x/6x, Volta sm_70, Turing sm_75,
  * Ampere sm_8x); each entry lists the architectures that have the opcode. Choices that differ
  * from a literal reading of the unit names:
- * - `LDC` is {@link OpClass.Alu} with space `Const`: NVBit records no addresses for it (its
- *   operand is a constant bank, not a memory reference), so the timing model cannot send it to
- *   the memory system; Accel-Sim does the same.
+ * - `LDC` is a short-latency {@link OpClass.Load} in space `Const`, as Accel-Sim executes it
+ *   (`trace_driven.cc`, `case OP_LDC`: a constant-space memory load of 4 bytes). The constant
+ *   path of the LSU has a fixed latency and reads no address, so a line without addresses
+ *   (NVBit records none for `LDC`) times the same as one with them (warpstate writes `ld.param`
+ *   and `ld.const` as `LDC` with their addresses, see `sass-names.ts`).
+ * - `XMAD.IDIV` / `IMAD.IDIV` (a modifier real SASS does not have) is {@link OpClass.IntDiv}:
+ *   warpstate writes PTX integer `div`/`rem`, which have no SASS equivalent, that way so its own
+ *   traces read back with the PTX run's class (see `sass-names.ts`); Accel-Sim ignores the
+ *   modifier and times an integer multiply-add.
  * - `ATOM` and `RED` are generic-address atomics and `LD`/`ST` generic loads/stores (space
  *   `Generic`); `ATOMG` is global and `ATOMS` shared. {@link resolveGenericSpace} classifies a
  *   generic address with the kernel's shared/local windows.
@@ -39,7 +45,7 @@
  * reads them into a {@link UnitTimingTable}. Without a file the per-architecture defaults in
  * {@link DEFAULT_UNIT_TIMING} apply.
  */
-import { readFileSync } from 'node:fs';
+import { readInputText } from '../../scenario/yaml-source.ts';
 import { InputError, type SourceLocation } from '../../errors.ts';
 import { OpClass, StateSpace } from '../../isa/ir.ts';
 
@@ -194,7 +200,7 @@ const ROWS: readonly Row[] = [
   row('LDS LDSLK', Load, U.Mem, ALL, S.Shared, false),
   row('LDSM', Load, U.Mem, TA, S.Shared, false),
   row('LDGSTS', Load, U.Mem, A, S.Global, true),
-  row('LDC', Alu, U.Int, ALL, S.Const, false),
+  row('LDC', Load, U.Mem, ALL, S.Const, false),
   row('ST', Store, U.Mem, ALL, S.Generic),
   row('STG', Store, U.Mem, ALL, S.Global),
   row('STL', Store, U.Mem, ALL, S.Local),
@@ -244,9 +250,9 @@ export const SASS_OPCODE_NAMES: readonly string[] = Object.freeze(
 /** Static properties of one (base) opcode. All objects have the same shape. */
 export interface OpcodeInfo {
   /**
-   * Numeric id: the index in {@link SASS_OPCODE_NAMES} for a SASS opcode in the table; PTX and
-   * unknown opcodes get ids from {@link SASS_OPCODE_NAMES}.length up, in order of first sight
-   * (per {@link SassOpcodeMapper}).
+   * Numeric id: the index in {@link SASS_OPCODE_NAMES} for a SASS opcode in the table; PTX,
+   * `*.IDIV` and unknown opcodes get ids from {@link SASS_OPCODE_NAMES}.length up, in order of
+   * first sight (per {@link SassOpcodeMapper}).
    */
   readonly id: number;
   /** Base opcode (text before the first `.`; for PTX the whole name without type suffixes). */
@@ -259,7 +265,13 @@ export interface OpcodeInfo {
   readonly space: StateSpace;
   /** Result arrives after a long, variable latency (global/local/generic loads, atomics, texture). */
   readonly longLatency: boolean;
-  /** Unit latency in core cycles (from the timing table of the mapper). */
+  /**
+   * Unit class whose pipeline and `trace.config` timing Accel-Sim uses for this opcode on this
+   * architecture ({@link pipeClass}): `unit`, except that Kepler and Pascal have no specialised
+   * units (their opcode maps put branches and texture in `BRANCH_OP`/`ALU_OP`, timed as `_int`).
+   */
+  readonly pipe: ExecUnit;
+  /** Unit latency in core cycles (from the timing table of the mapper, for {@link pipe}; `EXIT` 1). */
   readonly latency: number;
   /** Unit initiation interval in core cycles. */
   readonly initiation: number;
@@ -272,6 +284,20 @@ interface Classification {
   readonly unit: ExecUnit;
   readonly space: StateSpace;
   readonly longLatency: boolean;
+}
+
+/** Timing of `EXIT` (Accel-Sim's default for a category without a `trace.config` entry). */
+const EXIT_TIMING: UnitTiming = t(1, 1);
+
+/**
+ * The unit class whose pipeline and timing execute an instruction of unit class `unit` on `arch`
+ * (Accel-Sim `ISA_Def/<arch>_opcode.h` categories): Kepler and Pascal map branches
+ * (`BRANCH_OP`), texture and the rest to int-timed categories, never to a specialised unit, so
+ * `Branch`, `Tex` and `Udp` become `Int` there; Volta and later use `SPECIALIZED_UNIT_<n>_OP`.
+ */
+export function pipeClass(unit: ExecUnit, arch: SassArch): ExecUnit {
+  if ((arch === SassArch.Kepler || arch === SassArch.Pascal) && (unit === U.Branch || unit === U.Tex || unit === U.Udp)) return U.Int;
+  return unit;
 }
 
 /** The built-in table for one architecture: base opcode -> classification. */
@@ -293,7 +319,16 @@ const BUILTIN: readonly Map<string, Classification>[] = [0, 1, 2, 3, 4].map((a) 
  */
 export function classifySassOpcode(opcode: string, arch: SassArch): Readonly<Classification> | undefined {
   const dot = opcode.indexOf('.');
-  return BUILTIN[arch]!.get(dot < 0 ? opcode : opcode.slice(0, dot));
+  const c = BUILTIN[arch]!.get(dot < 0 ? opcode : opcode.slice(0, dot));
+  return c !== undefined && c.opClass === IntMul && dot > 0 && hasIdivModifier(opcode) ? INT_DIV : c;
+}
+
+/** Class of `XMAD.IDIV` / `IMAD.IDIV` (integer divide written by warpstate, see the module comment). */
+const INT_DIV: Classification = Object.freeze({ opClass: OpClass.IntDiv, unit: U.Int, space: S.None, longLatency: false });
+
+/** True if `.IDIV` is one of the modifiers of `opcode`. */
+function hasIdivModifier(opcode: string): boolean {
+  return opcode.split('.').indexOf('IDIV', 1) > 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -423,13 +458,8 @@ export function parseTraceConfig(text: string, file: string, base: UnitTimingTab
 
 /** Reads a `trace.config` file with {@link parseTraceConfig}. @throws InputError if it cannot be read. */
 export function loadTraceConfig(path: string, base?: UnitTimingTable): UnitTimingTable {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError({ file: path }, `cannot read trace config: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-  return parseTraceConfig(text, path, base);
+  // Bounded (4 MiB; Accel-Sim's are about 1 KiB): /dev/zero as a trace config ends at once.
+  return parseTraceConfig(readInputText(path, 4 * 1024 * 1024, 'a trace.config'), path, base);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,10 +526,12 @@ export class SassOpcodeMapper {
   }
 
   private make(name: string, id: number, c: Classification, arch: SassArch, known: boolean): OpcodeInfo {
-    const timing = (this.timing ?? DEFAULT_UNIT_TIMING[arch]!)[c.unit]!;
+    const pipe = pipeClass(c.unit, arch);
+    // EXIT_OPS has no trace.config entry: Accel-Sim's trace_config::set_latency leaves it at 1,1.
+    const timing = c.opClass === OpClass.Exit ? EXIT_TIMING : (this.timing ?? DEFAULT_UNIT_TIMING[arch]!)[pipe]!;
     return Object.freeze({
       id, name, opClass: c.opClass, unit: c.unit, space: c.space, longLatency: c.longLatency,
-      latency: timing.latency, initiation: timing.initiation, known,
+      pipe, latency: timing.latency, initiation: timing.initiation, known,
     });
   }
 
@@ -530,6 +562,15 @@ export class SassOpcodeMapper {
         return info;
       }
     } else {
+      if (dot > 0 && hasIdivModifier(opcode)) {
+        // A modifier that changes the class: cached by the full text, not by the base.
+        const c = classifySassOpcode(opcode, arch);
+        if (c === INT_DIV) {
+          info = this.make(`${base}.IDIV`, this.extraId(`sass:${base}.IDIV`), c, arch, true);
+          this.cache[arch]!.set(opcode, info);
+          return info;
+        }
+      }
       const seen = this.baseInfo[arch]!.get(base);
       if (seen !== undefined) {
         this.cache[arch]!.set(opcode, seen);

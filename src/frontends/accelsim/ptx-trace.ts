@@ -1,71 +1,59 @@
 /**
- * Writing a PTX kernel scenario's dynamic instruction stream as an Accel-Sim trace (tracer
- * version 4 layout, PTX opcode names; issue 5 item 4), so other tools can read warpstate runs
- * and a written trace can be simulated again.
+ * Writing a PTX kernel scenario's dynamic instruction stream as an Accel-Sim trace that
+ * Accel-Sim's trace-driven simulator reads unchanged (issue 5 item 4, issue 10 item 2), and that
+ * warpstate reads back with the cycle count of the PTX run.
  *
  * The stream comes from the functional model (per warp, the order is the program order and does
- * not depend on timing for race-free kernels). PCs are written as `8 x instruction index`, so the
- * reader's static index equals the PTX instruction index and fetch / iBuffer behaviour replays
- * exactly. Registers are written as `R<index>` in the function's dense register space (PTX
- * predicates included). Opcodes are the PTX names with the resolved state space; where that
- * name would read back with a different execution class, a canonical name of the same class is
- * written instead (see {@link traceOpcodeFor}).
+ * not depend on timing for race-free kernels). One trace line per executed PTX instruction:
+ * - opcode: the SASS name of {@link sassOpcodeFor} for the target architecture family (from the
+ *   scenario's GPU, {@link sassTargetForGpu}); the header's `-binary version` selects that
+ *   family's table in Accel-Sim;
+ * - PC: `16 x instruction index` (SASS instruction size, {@link SASS_PC_BYTES}), so the reader's
+ *   static index equals the PTX instruction index and fetch / iBuffer behaviour replays exactly;
+ * - registers: `R<index>` in the function's dense register space (PTX predicates included), at
+ *   most {@link ACCELSIM_MAX_DST} destination (the first: a vector load's first register,
+ *   `shfl`'s value and not its predicate) and {@link ACCELSIM_MAX_SRC} distinct sources (the
+ *   first four), as Accel-Sim's parser asserts. Registers beyond those are not written: a
+ *   kernel whose later instructions wait on a dropped register replays with fewer stalls (the
+ *   library kernels' round trips are exact: `test/frontends/trace-timing.test.ts`);
+ * - memory: the width per lane and the lanes' addresses (parameter loads: their offsets in the
+ *   parameter space).
  */
 import { InputError } from '../../errors.ts';
 import { WarpStepInfo } from '../../functional/step-info.ts';
-import { OPCODE_NAME, OpClass, STATE_SPACE_NAME, StateSpace, type Instruction } from '../../isa/ir.ts';
+import { OpClass, type Instruction } from '../../isa/ir.ts';
 import type { LoadedScenario } from '../../scenario/loader.ts';
 import { prepareKernelScenario } from '../../scenario/kernel-run.ts';
 import { estimateRegsPerThread } from '../../scenario/timing-run.ts';
-import { classifyPtxOpcode } from './opcodes.ts';
+import { ACCELSIM_MAX_DST, ACCELSIM_MAX_SRC, SASS_PC_BYTES, sassOpcodeFor, sassTargetForGpu, type SassTarget } from './sass-names.ts';
 import { AccelSimTraceWriter, type WriterInstruction } from './writer.ts';
 
-/** Bytes per PTX instruction in written PCs (GPGPU-Sim's PTX instruction size). */
-export const PTX_PC_BYTES = 8;
+/** Options of {@link writePtxScenarioTrace}. */
+export interface PtxTraceOptions {
+  /** Architecture the trace is written for; default: from the scenario's GPU ({@link sassTargetForGpu}). */
+  readonly target?: SassTarget;
+}
 
-const CANONICAL: Record<number, string> = {
-  [OpClass.Alu]: 'add.s32',
-  [OpClass.IntMul]: 'mul.lo.s32',
-  [OpClass.IntDiv]: 'div.s32',
-  [OpClass.Sfu]: 'sin.approx.f32',
-  [OpClass.Dp]: 'add.f64',
-  [OpClass.Barrier]: 'bar.sync',
-  [OpClass.Branch]: 'bra',
-  [OpClass.Membar]: 'membar.gl',
-  [OpClass.Call]: 'call',
-  [OpClass.Ret]: 'ret',
-  [OpClass.Exit]: 'exit',
-  [OpClass.Other]: 'shfl.sync',
-};
+const EMPTY = new Int32Array(0);
 
-/**
- * The opcode name written for an executed instruction: its PTX name with the resolved state
- * space for memory instructions, or a canonical name of the same class when the PTX name alone
- * would classify differently on reading back.
- */
-export function traceOpcodeFor(ins: Pick<Instruction, 'op' | 'opText' | 'opClass' | 'longLatency'>, space: StateSpace): string {
-  const base = OPCODE_NAME[ins.op] ?? 'op';
-  const mem = ins.opClass === OpClass.Load || ins.opClass === OpClass.Store || ins.opClass === OpClass.Atomic;
-  const spaceName = STATE_SPACE_NAME[space === StateSpace.Generic ? StateSpace.Global : space] ?? 'global';
-  const candidates = mem ? [`${base === 'ldu' ? 'ld' : base}.${spaceName}`] : [ins.opText, base];
-  for (const name of candidates) {
-    const c = classifyPtxOpcode(name);
-    if (c !== undefined && c.opClass === ins.opClass && (!mem || c.longLatency === ins.longLatency)) return name;
-  }
-  if (mem) {
-    const fallback = ins.opClass === OpClass.Load ? `ld.${spaceName}` : ins.opClass === OpClass.Store ? `st.${spaceName}` : `atom.${spaceName}.add`;
-    return fallback;
-  }
-  return CANONICAL[ins.opClass] ?? 'add.s32';
+/** The first `max` distinct registers of `regs` (order kept). */
+function firstDistinct(regs: Int32Array, max: number): Int32Array {
+  if (regs.length === 0) return EMPTY;
+  const out: number[] = [];
+  for (let i = 0; i < regs.length && out.length < max; i++) if (!out.includes(regs[i]!)) out.push(regs[i]!);
+  return Int32Array.from(out);
 }
 
 /**
  * Runs a kernel scenario functionally and writes its instruction stream to `dir`
  * (`kernelslist.g`, `kernel-N.traceg`), with one MemcpyHtoD per buffer.
  * @returns warp instructions written per kernel
- * @throws InputError when a register index does not fit the trace format (R0-R254)
+ * @throws InputError when a register index does not fit the trace format (R0-R254, R255 is
+ *   SASS's zero register), when a kernel calls a `.func`, or when the scenario's GPU config
+ *   cannot be read (see {@link sassTargetForGpu})
  */
-export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string): number[] {
+export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string, options: PtxTraceOptions = {}): number[] {
+  const target = options.target ?? sassTargetForGpu(loaded.scenario.gpu, loaded.baseDir);
   const prepared = prepareKernelScenario(loaded);
   const writer = new AccelSimTraceWriter(dir);
   const counts: number[] = [];
@@ -76,6 +64,9 @@ export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string): numb
       writer.memcpyHtoD(addr, bytes);
     }
     const info = new WarpStepInfo();
+    // Per static instruction: its registers as written, and its opcode per (space, width).
+    const regsOf = new Map<Instruction, { dst: Int32Array; src: Int32Array }>();
+    const names = new Map<Instruction, Map<number, string>>();
     prepared.launches.forEach((launch, k) => {
       const kernel = launch.kernel;
       const [gx, gy] = kernel.grid;
@@ -87,8 +78,7 @@ export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string): numb
         shmem: kernel.sharedBytes,
         nregs: estimateRegsPerThread(launch),
         cudaStreamId: launch.spec.stream,
-        // The PTX target (nvcc -arch=compute_75); opcodes are PTX names, classified as PTX on reading.
-        binaryVersion: 75,
+        binaryVersion: target.binaryVersion,
         nvbitVersion: 'warpstate',
       });
       let total = 0;
@@ -108,12 +98,23 @@ export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string): numb
               }
               if (fn !== 0) throw new InputError({ file: launch.spec.ptx }, 'kernels that call .func cannot be written as traces yet', launch.spec.entry);
               const mem = ins.opClass === OpClass.Load || ins.opClass === OpClass.Store || ins.opClass === OpClass.Atomic;
+              const bytes = mem ? info.accessBytes : 0;
+              let regs = regsOf.get(ins);
+              if (regs === undefined) {
+                regs = { dst: ins.dstRegs.length <= ACCELSIM_MAX_DST ? ins.dstRegs : ins.dstRegs.subarray(0, ACCELSIM_MAX_DST), src: firstDistinct(ins.srcRegs, ACCELSIM_MAX_SRC) };
+                regsOf.set(ins, regs);
+              }
+              let byKey = names.get(ins);
+              if (byKey === undefined) names.set(ins, (byKey = new Map()));
+              const key = info.space * 4096 + bytes;
+              let opcode = byKey.get(key);
+              if (opcode === undefined) byKey.set(key, (opcode = sassOpcodeFor(ins, info.space, bytes, target)));
               streams[w]!.push({
-                pc: info.pc * PTX_PC_BYTES,
+                pc: info.pc * SASS_PC_BYTES,
                 activeMask: info.activeMask,
-                opcode: traceOpcodeFor(ins, info.space),
-                dstRegs: ins.dstRegs,
-                srcRegs: ins.srcRegs,
+                opcode,
+                dstRegs: regs.dst,
+                srcRegs: regs.src,
                 memWidth: mem ? info.accessBytes : 0,
                 ...(mem ? { addresses: Array.from(info.addresses) } : {}),
               });

@@ -9,7 +9,8 @@
  * - a kernel trace file name ending in `.traceg` or `.traceg.xz`, relative to the list's folder.
  * Anything else is refused (Accel-Sim skips unknown lines silently; warpstate says which line).
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readInputText } from '../../scenario/yaml-source.ts';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../../errors.ts';
 import { openKernelTrace, type TraceKernel, type ValidateMode } from './kernel-file.ts';
@@ -98,12 +99,9 @@ export function parseKernelsList(text: string, file: string, dir: string): Trace
 export function openAccelSimTrace(dirOrList: string, options: AccelSimOpenOptions = {}): AccelSimTrace {
   let list = dirOrList;
   if (existsSync(dirOrList) && statSync(dirOrList).isDirectory()) list = join(dirOrList, 'kernelslist.g');
-  let text: string;
-  try {
-    text = readFileSync(list, 'latin1');
-  } catch (e) {
-    throw new InputError({ file: list }, `cannot read the kernel list: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
+  // Bounded (64 MiB, a million kernel lines): /dev/zero as a kernel list ends at once.
+  if (!existsSync(list)) throw new InputError({ file: list }, 'cannot read the kernel list: ENOENT');
+  const text = readInputText(list, 64 * 1024 * 1024, 'a kernelslist.g', 'latin1');
   const dir = dirname(resolve(list));
   const commands = parseKernelsList(text, list, dir);
   const timing = typeof options.traceConfig === 'string' ? loadTraceConfig(options.traceConfig) : options.traceConfig;

@@ -16,6 +16,8 @@ import { InputError } from '../../errors.ts';
 import { WarpStepInfo } from '../../functional/step-info.ts';
 import { OpClass, StateSpace, type Instruction } from '../../isa/ir.ts';
 import type { TimingCta, TimingKernel, TimingWarp } from '../../model/gpu-context.ts';
+import type { InstExecTiming } from '../../model/sm/exec-units.ts';
+import { ExecUnit } from './opcodes.ts';
 import type { TraceKernel } from './kernel-file.ts';
 import type { TraceInstruction } from './types.ts';
 
@@ -24,7 +26,22 @@ export const PREDICATE_BASE = 256;
 /** Size of the trace register space (R0-R255, P0-P7). */
 export const TRACE_REG_COUNT = PREDICATE_BASE + 8;
 
-type StaticInst = Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'>;
+/**
+ * A static trace instruction: the IR fields the SM reads, plus its own unit timing when the run
+ * has a trace.config ({@link TraceTimingOptions.unitTiming}).
+ */
+type StaticInst = Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'> & Partial<InstExecTiming>;
+
+/** Options of {@link TraceTimingKernel}. */
+export interface TraceTimingOptions {
+  /**
+   * True: each instruction carries its opcode's unit class, latency and initiation interval from
+   * the trace's opcode mapper (Accel-Sim `trace.config` timing, `InstExecTiming`). False
+   * (default): instructions are timed by their opcode class from the GPU config, exactly as the
+   * PTX run a trace was written from (so a written trace replays that run's cycles).
+   */
+  readonly unitTiming?: boolean;
+}
 
 function regsOf(regs: Int32Array, preds: Int32Array): Int32Array {
   const out = new Int32Array(regs.length + preds.length);
@@ -147,7 +164,8 @@ export class TraceTimingKernel implements TimingKernel {
    * Indexes the kernel's static code with one pass over its CTAs.
    * @throws InputError for malformed instruction lines (file, line)
    */
-  constructor(trace: TraceKernel) {
+  constructor(trace: TraceKernel, options: TraceTimingOptions = {}) {
+    const own = options.unitTiming ?? false;
     this.trace = trace;
     this.ctaCount = trace.ctaCount;
     const b = trace.header.blockDim;
@@ -176,13 +194,22 @@ export class TraceTimingKernel implements TimingKernel {
       const index = dense ? Math.floor(pc / g) : i;
       this.indexOfPc.set(pc, index);
       const ins = firstByPc.get(pc)!;
-      code[index] = {
+      const base = {
         opClass: ins.opClass,
         srcRegs: regsOf(ins.srcRegs, ins.srcPreds),
         dstRegs: regsOf(ins.dstRegs, ins.dstPreds),
         longLatency: ins.info.longLatency,
         line: ins.traceLine,
       };
+      code[index] = own
+        ? {
+            ...base,
+            // Memory instructions are timed by the LSU and memory system, barriers by no unit.
+            execClass: ins.info.pipe === ExecUnit.Mem || ins.info.pipe === ExecUnit.None ? -1 : ins.info.pipe,
+            execLatency: ins.info.latency,
+            execInitiation: ins.info.initiation,
+          }
+        : base;
     });
     this.module = { functions: [{ instructions: code, registers: new Array(TRACE_REG_COUNT) }] };
   }

@@ -10,19 +10,20 @@
  * Addresses use the most compact mode that represents them exactly (see {@link chooseAddressMode}),
  * the choice Accel-Sim's tracer makes: base + stride when the active lanes are one contiguous run
  * of two or more lanes with a constant stride, else base + deltas; `compress: false` lists every
- * active lane's address. Opcode names are written as given (SASS, or PTX names such as
- * `ld.global.f32` for runs of PTX kernels; the reader classifies lower-case names as PTX).
+ * active lane's address. Opcode names are written as given: SASS for Accel-Sim (`ptx-trace.ts`
+ * writes PTX runs with the names of `sass-names.ts`); the reader also takes lower-case PTX names
+ * such as `ld.global.f32` (traces written before issue 10), which Accel-Sim refuses.
  *
  * Predicate registers are written as `P<n>` (`PT` for 7) after the general registers and count
- * in `dest_num`/`src_num`; the reader reads them back apart. Accel-Sim's own parser reads at most
- * one destination and four source registers (its MAX_DST/MAX_SRC), so a trace meant for
- * Accel-Sim itself should keep to that.
+ * in `dest_num`/`src_num`; the reader reads them back apart. Accel-Sim's own parser reads only
+ * `R<n>` registers, at most one destination and four sources (its MAX_DST/MAX_SRC, asserted), so
+ * a trace meant for Accel-Sim itself must keep to that (`ptx-trace.ts` does).
  *
  * Files are written through a buffer flushed every 1 MiB; `kernelslist.g` gets each command as
  * it is issued, so a run that stops early leaves a readable prefix.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, existsSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { popcount32, WARP_SIZE } from './instruction-line.ts';
 import { AddressMode, type Dim3 } from './types.ts';
 
@@ -67,7 +68,7 @@ export interface WriterKernelHeader {
   readonly shmem?: number;
   /** Registers per thread. */
   readonly nregs?: number;
-  /** SM binary version (61 = sm_61); default 0. */
+  /** SM binary version (61 = sm_61); default 0. Accel-Sim picks its opcode table by it and accepts only 60, 61, 70, 75, 80, 86 (`sass-names.ts`). */
   readonly binaryVersion?: number;
   readonly cudaStreamId?: number;
   /** Shared window base (bytes). */
@@ -289,6 +290,20 @@ export class KernelTraceWriter {
 }
 
 /**
+ * Creates `dir` and its missing parents one level at a time. Node 20's
+ * `mkdirSync(dir, { recursive: true })` never returns for a path under `/proc` (found by the fuzz
+ * suite, test/fuzz); one `mkdirSync` per level fails at once with the OS error (ENOENT, ENOTDIR,
+ * EACCES), which the caller reports with the path.
+ * @throws the OS error of the first level that cannot be created
+ */
+function makeDirs(dir: string): void {
+  if (existsSync(dir)) return;
+  const parent = dirname(dir);
+  if (parent !== dir) makeDirs(parent);
+  mkdirSync(dir);
+}
+
+/**
  * Writes an Accel-Sim trace folder: `kernelslist.g` and `kernel-N.traceg` files. Commands are
  * appended to `kernelslist.g` as they are issued; call {@link close} at the end.
  */
@@ -299,7 +314,7 @@ export class AccelSimTraceWriter {
 
   /** @param dir output folder (created if missing). */
   constructor(readonly dir: string, private readonly options: WriterOptions = {}) {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
     this.listFd = openSync(join(dir, 'kernelslist.g'), 'w');
   }
 

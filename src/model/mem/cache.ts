@@ -39,6 +39,9 @@
  *   plain write-back, write-allocate cache whose only downstream writes are write-backs of
  *   dirty victims. (Combined with a write-through or write-evict hit policy, the line is fetched
  *   clean and the write is sent down as well.)
+ * - `writeAllocateNaive` (`W` in GPGPU-Sim 4.x, `data_cache::wr_miss_wa_naive`): the write is
+ *   sent downstream AND the line is fetched (clean; the write already went through), whatever
+ *   the hit policy: a write miss costs the next level one line read and one write.
  *
  * Downstream traffic goes into the miss queue (bounded by `missQueueSize`) as
  * {@link MissKind} `read` (a whole line), `write` (the request's bytes) or `writeBack` (a whole
@@ -57,7 +60,7 @@ import { LineState, ProbeStatus, TagArray, type TagArrayParams } from './tag-arr
 /** Write-hit policy (see the file comment). */
 export type WriteHitPolicy = 'writeBack' | 'writeThrough' | 'writeEvict' | 'localWbGlobalWe';
 /** Write-miss policy (see the file comment). */
-export type WriteMissPolicy = 'writeAllocate' | 'noWriteAllocate';
+export type WriteMissPolicy = 'writeAllocate' | 'writeAllocateNaive' | 'noWriteAllocate';
 
 /**
  * Parameters of a {@link CacheController}: the tag array's, plus MSHR, miss queue and write
@@ -176,7 +179,7 @@ export class CacheController {
     this.mshr = new MshrTable({ entries: params.mshrEntries, maxMerge: params.mshrMaxMerge });
     this.missQueueSize = intParam(MODEL, 'missQueueSize', params.missQueueSize, 1, 1 << 20);
     this.writeHit = choiceParam(MODEL, 'writeHit', params.writeHit, ['writeBack', 'writeThrough', 'writeEvict', 'localWbGlobalWe'] as const, 'writeBack');
-    this.writeMiss = choiceParam(MODEL, 'writeMiss', params.writeMiss, ['writeAllocate', 'noWriteAllocate'] as const, 'writeAllocate');
+    this.writeMiss = choiceParam(MODEL, 'writeMiss', params.writeMiss, ['writeAllocate', 'writeAllocateNaive', 'noWriteAllocate'] as const, 'writeAllocate');
     const cap = this.missQueueSize + 2;
     this.mqKind = new Uint8Array(cap);
     this.mqAddr = new Float64Array(cap);
@@ -255,11 +258,12 @@ export class CacheController {
       outcome = this.fail(ResFailReason.noLineToAllocate);
     } else if (this.missQueueFull(1)) {
       outcome = this.fail(ResFailReason.missQueueFull);
-    } else if (this.hitPolicy(isLocal) === 'writeBack') {
+    } else if (this.hitPolicy(isLocal) === 'writeBack' && this.writeMiss === 'writeAllocate') {
       outcome = this.sendRead(block, reqId, true);
     } else {
-      // write-allocate under a write-through/evict hit policy: fetch the line clean and send
-      // the write itself down too (the 2 queue entries checked above: read + write)
+      // naive write-allocate, or write-allocate under a write-through/evict hit policy: fetch
+      // the line clean and send the write itself down too (the 2 queue entries checked above:
+      // read + write)
       outcome = this.sendRead(block, reqId, false);
       if (outcome !== CacheOutcome.resFail) this.push(MissKind.write, addr, reqId, bytes);
     }

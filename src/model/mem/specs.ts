@@ -30,7 +30,7 @@ export const cacheSpec = tagArraySpec.extend({
   mshrMaxMerge: posInt().describe('requests merged into one MSHR entry (requests) [<mshr_max_merge>]'),
   missQueueSize: posInt().describe('miss queue entries (entries) [<mq>]'),
   writeHit: z.enum(['writeBack', 'writeThrough', 'writeEvict', 'localWbGlobalWe']).optional().describe('write-hit policy; default writeBack [<wr>]'),
-  writeMiss: z.enum(['writeAllocate', 'noWriteAllocate']).optional().describe('write-miss policy; default writeAllocate [<wr_alloc>]'),
+  writeMiss: z.enum(['writeAllocate', 'writeAllocateNaive', 'noWriteAllocate']).optional().describe('write-miss policy: writeAllocate = fetch and install modified (F, L), writeAllocateNaive = write sent down and the line fetched clean (W, GPGPU-Sim wr_miss_wa_naive); default writeAllocate [<wr_alloc>]'),
 }) satisfies z.ZodType<CacheParams>;
 
 /** {@link DramParams}: GDDR timing in DRAM command cycles, geometry and scheduler. */

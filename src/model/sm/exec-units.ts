@@ -54,6 +54,21 @@ export interface OpClassTiming {
   readonly initiation: number;
 }
 
+/**
+ * Execution timing that one static instruction carries itself, as a trace-driven kernel's
+ * instructions do (Accel-Sim `trace_warp_inst_t`: latency and initiation interval set per
+ * instruction from `trace.config`'s `-trace_opcode_latency_initiation_<unit>` for the opcode's
+ * category). An instruction without these fields (a PTX instruction) is timed by its opcode class.
+ */
+export interface InstExecTiming {
+  /** Unit class code (index into {@link ExecUnitsParams.execClasses}); -1 = no pipeline (barrier, memory). */
+  readonly execClass: number;
+  /** Cycles from issue to writeback (core cycles, >= 1). */
+  readonly execLatency: number;
+  /** Cycles before the same pipeline accepts the next instruction (core cycles, >= 1). */
+  readonly execInitiation: number;
+}
+
 /** Parameters of {@link ExecUnits}. */
 export interface ExecUnitsParams {
   /** The unit kinds, at least one. */
@@ -62,6 +77,11 @@ export interface ExecUnitsParams {
   readonly warpSize?: number;
   /** Timing per opcode class name ({@link OP_CLASS_NAME}); classes left out cannot use {@link ExecUnits.issueClass}. */
   readonly opClasses?: Readonly<Partial<Record<string, OpClassTiming>>>;
+  /**
+   * Pipeline name per unit class code of {@link InstExecTiming.execClass} (for traces: `none`,
+   * `int`, `sp`, `dp`, `sfu`, `tensor`, `mem`, `branch`, `tex`, `udp`); null = no pipeline.
+   */
+  readonly execClasses?: readonly (string | null)[];
   /** Writebacks per cycle; 0 or absent = unlimited. */
   readonly resultBusWidth?: number;
   /** Largest latency accepted when the result bus is limited (its reservation horizon); default 4096. */
@@ -93,6 +113,8 @@ export class ExecUnits {
   private readonly classUnit: Int32Array;
   private readonly classLatency: Int32Array;
   private readonly classInitiation: Int32Array;
+  /** Per unit class code of {@link InstExecTiming}: unit index or -1. */
+  private readonly execClassUnit: Int32Array;
   /** Result bus ring: the cycle each slot describes and its writebacks. */
   private readonly busCycle: Float64Array;
   private readonly busCount: Int32Array;
@@ -158,6 +180,16 @@ export class ExecUnits {
       this.classUnit[c] = u;
       this.classLatency[c] = requireInt(t.latency, `${field}.latency`, 1, this.maxLatency, where);
       this.classInitiation[c] = requireInt(t.initiation, `${field}.initiation`, 1, 1 << 20, where);
+    }
+
+    const ec = params.execClasses ?? [];
+    this.execClassUnit = new Int32Array(ec.length).fill(-1);
+    for (let i = 0; i < ec.length; i++) {
+      const name = ec[i];
+      if (name === null || name === undefined) continue;
+      const u = this.unitIndexByName.get(name);
+      if (u === undefined) throw new InputError(where, `unknown unit '${name}' (units: ${names.join(', ')})`, `execUnits.execClasses[${i}]`);
+      this.execClassUnit[i] = u;
     }
 
     const horizon = this.resultBusWidth > 0 ? this.maxLatency + 1 : 1;
@@ -251,6 +283,11 @@ export class ExecUnits {
   /** Unit index of opcode class `opClass`, or -1 when the class has no timing. */
   unitOfClass(opClass: OpClass): number {
     return this.classUnit[opClass] ?? -1;
+  }
+
+  /** Unit index of unit class code `execClass` ({@link InstExecTiming}), or -1 when it has no pipeline. */
+  unitOfExecClass(execClass: number): number {
+    return execClass >= 0 && execClass < this.execClassUnit.length ? this.execClassUnit[execClass]! : -1;
   }
 
   /** Latency of opcode class `opClass` (0 when it has no timing). */
@@ -433,6 +470,10 @@ export const execUnitsSpec = z.strictObject({
     )
     .optional()
     .describe('timing per opcode class (alu, intMul, intDiv, other, sfu, dp)'),
+  execClasses: z
+    .array(z.string().nullable())
+    .optional()
+    .describe('pipeline name per unit class code of instructions that carry their own timing (trace-driven kernels: none, int, sp, dp, sfu, tensor, mem, branch, tex, udp); null = none'),
   resultBusWidth: z.int().min(0).optional().describe('write-backs per cycle (write-backs); 0 or absent = unlimited'),
   maxLatency: z.int().min(1).optional().describe('largest latency with a limited result bus (cycles); default 4096'),
 }) satisfies z.ZodType<ExecUnitsParams>;

@@ -75,9 +75,10 @@ describe('LSU -> L1D -> ICNT -> L2 -> DRAM and back', () => {
     expect(r.pendingUnits).toEqual([]);
     // DRAM read of a 128-byte line (2 atoms) to a closed bank: ACT, RD at +tRCD, RD at +tCCD, data +tCL+BL/r
     const dram = DRAM.tRCD + DRAM.tCCD + DRAM.tCL + 8 / 4;
-    // ISSUE->LSU 1, LSU->L1D 1, L1D->ICNT 2, ICNT->L2 2, ROP 10, L2->DRAM 1, DRAM, DRAM->L2 1, L2->ICNT 2, ICNT->L1D 2, L1D->LSU 1, LSU->ISSUE 1
-    const miss = 1 + 1 + 2 + 2 + 10 + 1 + dram + 1 + 2 + 2 + 1 + 1;
-    expect(miss).toBe(38);
+    // ISSUE->LSU 1, LSU->L1D 1, L1D->ICNT 2, ICNT->L2 2, ROP 10, L2->DRAM 1, DRAM, DRAM->L2 1,
+    // fill -> answer 1 (the filled MSHR entry is read out the next cycle), L2->ICNT 2, ICNT->L1D 2, L1D->LSU 1, LSU->ISSUE 1
+    const miss = 1 + 1 + 2 + 2 + 10 + 1 + dram + 1 + 1 + 2 + 2 + 1 + 1;
+    expect(miss).toBe(39);
     // L1D hit: 1 + 1 + l1dLatency 4 + 1 + 1
     // store: write-evict, acknowledged by the L1D when sent down: 1 + 1 + 1 + 1
     // reload after the eviction: L1D miss, L2 hit: 1 + 1 + 2 + 2 + 10 + 2 + 2 + 1 + 1

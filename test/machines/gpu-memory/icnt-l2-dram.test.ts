@@ -107,8 +107,9 @@ describe('l2Slice', () => {
 
   it('read miss: ROP delay, DRAM read, answer at the fill; the reread hits after the ROP delay', () => {
     const { answered: a, dram, stat } = run([rd(0, 0, 5), rd(50, 64, 5)]);
-    // L2 1, lookup 11, DRAM 12, back 42 -> L2 43 (fill + answer) -> 44; hit: L2 51, lookup 61 -> 62
-    expect(a).toEqual([44, 62]);
+    // L2 1, lookup 11, DRAM 12, back 42 -> L2 43 (fill), answer leaves 44 (GPGPU-Sim: the filled
+    // MSHR entry is read out the cycle after the fill) -> 45; hit: L2 51, lookup 61 -> 62
+    expect(a).toEqual([45, 62]);
     expect(dram).toEqual([['mem.readReq', 0, 12]]);
     expect([stat('accesses'), stat('hits'), stat('misses'), stat('writebacks')]).toEqual([2, 1, 1, 0]);
   });
@@ -116,8 +117,8 @@ describe('l2Slice', () => {
   it('write-allocate: a posted write miss fetches the line; evicting it dirty writes it back to DRAM', () => {
     const { answered: a, dram, stat } = run([wr(0, 0), rd(50, 256)]);
     // write: lookup 11, line read 12, fill 43 (modified). read 256 (same set): lookup 61, the
-    // line read (DRAM 62, back 92 -> L2 93 -> 94), then the victim's write-back (GPGPU-Sim order)
-    expect(a).toEqual([-1, 94]);
+    // line read (DRAM 62, back 92 -> L2 93, answer 94 -> 95), then the victim's write-back (GPGPU-Sim order)
+    expect(a).toEqual([-1, 95]);
     expect(dram).toEqual([
       ['mem.readReq', 0, 12],
       ['mem.readReq', 256, 62],
@@ -139,9 +140,9 @@ describe('l2Slice', () => {
 
   it('atomics are read-modify-writes: answered like reads, and they leave the line dirty', () => {
     const { e, answered: a, dram } = run([rd(0, 128, 2, { atomic: true }), rd(10, 128, 2, { atomic: true }), rd(60, 384)]);
-    // first misses (answered at the fill, 43); the second merges into the same MSHR entry
-    // (the rsp link carries one message per cycle, so the second answer arrives one cycle later)
-    expect(a.slice(0, 2)).toEqual([44, 45]);
+    // first misses (filled at 43, released 44); the second merges into the same MSHR entry and
+    // is released the next cycle (one request per cycle leaves a filled entry)
+    expect(a.slice(0, 2)).toEqual([45, 46]);
     expect(dram.map((d) => [d[0], d[1]])).toEqual([
       ['mem.readReq', 128],
       ['mem.readReq', 384],
@@ -170,9 +171,9 @@ describe('l2Slice', () => {
 
   it('reservation failures stall the ROP head and are counted by reason', () => {
     const { answered: a, stat } = run([rd(0, 0), rd(0, 128)], {}, { mshrEntries: 1 });
-    // second reaches its lookup at 12, fails until the fill at 43 (31 attempts), misses at 43 -> DRAM 44 -> 74 -> 75 -> 76
+    // second reaches its lookup at 12, fails until the fill at 43 (31 attempts), misses at 43 -> DRAM 44 -> 74 -> fill 75, released 76 -> 77
     expect(stat('res_fail_mshrFull')).toBe(31);
-    expect(a).toEqual([44, 76]);
+    expect(a).toEqual([45, 77]);
   });
 });
 
