@@ -97,6 +97,9 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     // No engine and no statechart runs in a functional run: nothing to inspect.
     if (opts.inspect !== undefined) throw new InputError({ file: '--inspect' }, 'needs a timing run (statechart units run only on the timing model), not a functional one', 'inspect');
     if (opts.series !== undefined) throw new InputError({ file: '--series' }, 'needs a timing run (a functional run has no simulated time to sample), not a functional one');
+    if (opts.maxCycles !== undefined || opts.until !== undefined) {
+      throw new InputError({ file: opts.maxCycles !== undefined ? '--max-cycles' : '--until' }, 'needs a timing run (a functional run has no cycles; it is capped by the scenario field maxWarpInstructions)');
+    }
     const stats = new StatsRegistry();
     const head = { scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode };
     let r: ReturnType<typeof runKernelScenarioFunctional>;

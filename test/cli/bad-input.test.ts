@@ -45,6 +45,12 @@ describe('bad input exits 2 with the file or argument named', () => {
     expect(r.err).not.toContain('    at ');
   });
 
+  it.each([['--max-cycles', '10'], ['--until', '1us']])('%s on a functional run is refused (it has no cycles), not ignored', async (flag, value) => {
+    const r = await runCli(['run', 'scenarios/k-vecadd.yaml', flag, value, '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`error: ${flag}: needs a timing run (a functional run has no cycles; it is capped by the scenario field maxWarpInstructions)\n`);
+  });
+
   it.each(['1.5', '1e99', '-1', 'seven'])('--seed %s is refused, not truncated', async (seed) => {
     const r = await runCli(['run', 'scenarios/k-vecadd.yaml', '--seed', seed, '-q']);
     expect(r.code).toBe(2);
