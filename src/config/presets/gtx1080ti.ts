@@ -14,8 +14,13 @@
  * - Baseline instruction buffer 2 entries, fetch brings 2 instructions (PRESETS.md).
  * Clocks: 1480 MHz core (T5.1); interconnect and L2 at the core clock as in TITANX (GAP); DRAM
  * command clock 2500 MHz (GAP, GDDR5X).
- * Channel hashing: TITANX uses random partition indexing, which GPGPU-Sim only supports for a
- * power-of-two channel count; with T5.1's 11 partitions we use consecutive channels.
+ * Channel hashing: TITANX uses random partition indexing (`-gpgpu_memory_partition_indexing 4`,
+ * a table of rand() channel picks). warpstate models only consecutive and xor channel hashing
+ * (`addressMapParams` in src/topology/gpu.ts), and xor needs a power-of-two channel count, which
+ * T5.1's 11 partitions are not; so channels are consecutive.
+ * Operand collector: TITANX does not set the SP and SFU collector sets, so they keep GPGPU-Sim's
+ * defaults (4 units, 1 in / 1 out port each); with `-gpgpu_enable_specialized_operand_collector 0`
+ * GPGPU-Sim does not build them anyway.
  */
 import type { GpuConfig } from '../schema.ts';
 import { cacheFromString, l1dFromString, mappingFromString, timingFromString } from './build.ts';
@@ -64,9 +69,9 @@ export const gtx1080ti: GpuConfig = {
       regFilePorts: 2, // GAP: -gpgpu_reg_file_port_throughput 2
       specialized: false, // GAP: -gpgpu_enable_specialized_operand_collector 0
       sets: {
-        sp: { units: 4, inPorts: 1, outPorts: 1 },
+        sp: { units: 4, inPorts: 1, outPorts: 1 }, // GPGPU-Sim defaults (TITANX silent)
         dp: { units: 0, inPorts: 0, outPorts: 0 },
-        sfu: { units: 4, inPorts: 1, outPorts: 1 },
+        sfu: { units: 4, inPorts: 1, outPorts: 1 }, // GPGPU-Sim defaults (TITANX silent)
         int: { units: 0, inPorts: 0, outPorts: 0 },
         tensor: { units: 4, inPorts: 1, outPorts: 1 },
         mem: { units: 2, inPorts: 1, outPorts: 1 },

@@ -8,6 +8,11 @@
  * 732 MHz); DRAM command clock 1300 MHz = the table's 2600 MHz GDDR5 data clock / 2, which with
  * SM3_KEPLER_TITAN's 12 x 32-bit channels gives 12 x 4 B x 4 x 1300 MHz = 249.6 GB/s (table: 250).
  * The interconnect and L2 run at the core clock, as in SM3_KEPLER_TITAN.
+ *
+ * The L1D caches global accesses (`l1d.skipGlobal: false`; SM3_KEPLER_TITAN sets
+ * `-gpgpu_gmem_skip_L1D 1`): paper 000 §4.3.1.3 explains LUD and SRAD slowing down on this
+ * configuration by L1 data cache contention, "more prominent on the Kepler configuration, as the L1
+ * cache size is the same" as Fermi's (16 KB), which needs global loads to use the L1D.
  */
 import type { GpuConfig } from '../schema.ts';
 import { cacheFromString, l1dFromString, mappingFromString, timingFromString } from './build.ts';
@@ -103,7 +108,8 @@ export const k20x: GpuConfig = {
     memoryIssue: { kind: 'none' },
   },
   l1i: cacheFromString('N:8:128:4,L:R:f:N:L,S:2:48,4', 1), // GAP: -gpgpu_cache:il1
-  l1d: l1dFromString('S:4:128:32,L:L:s:N:L,A:256:8,16:0,32', 82, 1, true), // GAP: -gpgpu_cache:dl1, -gpgpu_l1_latency 82, -gpgpu_gmem_skip_L1D 1
+  // GAP: -gpgpu_cache:dl1 (16 KB), -gpgpu_l1_latency 82; global loads cached (000 §4.3.1.3, see module comment)
+  l1d: l1dFromString('S:4:128:32,L:L:s:N:L,A:256:8,16:0,32', 82, 1, false),
   sharedMem: { banks: 32, latencyCycles: 24, limitedBroadcast: false, warpParts: 1 }, // GAP: 32 banks, -smem_latency 24
   l2: cacheFromString('S:32:128:16,L:B:m:L:P,A:256:64,16:0,32', 1), // GAP: -gpgpu_cache:dl2 (64 KiB x 24 slices = 1.5 MiB)
   constCache: cacheFromString('N:128:64:2,L:R:f:N:L,S:2:64,4', 1), // GAP

@@ -14,7 +14,12 @@
  * DRAM bandwidth: Table 1 gives "48 bytes/cycle". Split over 16 channels that is 3 bytes per
  * channel, which no DRAM bus width gives; we keep a standard 32-bit GDDR5 channel (4 B, QDR as in
  * GTX750Ti), i.e. 16 x 4 B x 4 x 924 MHz = 236.5 GB/s. Lower `dram.busWidthBytes` or
- * `dram.dataCommandFreqRatio` to study a narrower memory system.
+ * `dram.dataCommandFreqRatio` to study a narrower memory system. (48 B per 924 MHz command cycle
+ * x 4 transfers is 177.4 GB/s, GPGPU-Sim's GTX480 memory system: 6 channels x 2 chips x 4 B.)
+ *
+ * The L1D caches global accesses (`l1d.skipGlobal: false`, where GTX750Ti sets `-gmem_skip_L1D 1`):
+ * the paper's memory pipeline stalls are L1D reservation failures of global loads (§2.1, Table 2
+ * l1d_miss_rate / l1d_rsfail_rate), which need global loads to go through the L1D.
  */
 import type { GpuConfig } from '../schema.ts';
 import { cacheFromString, l1dFromString, mappingFromString, timingFromString } from './build.ts';
@@ -112,7 +117,7 @@ export const maxwellCke: GpuConfig = {
   l1i: cacheFromString('4:128:4,L:R:f:N:L,A:2:32,4', 1), // GAP: -gpgpu_cache:il1
   // T1 24 KB / 128 B / 6-way (32 sets), 128 MSHRs, xor, on miss, LRU, write-evict, no write-allocate;
   // GAP: -gpgpu_cache:dl1 32:128:4,L:L:m:N:H,A:32:8,8 for merge 8 and miss queue 8; latency GAP(SM2_GTX480) 35
-  l1d: l1dFromString('N:32:128:6,L:E:m:N:X,A:128:8,8', gtx480.l1d.latencyCycles, 1, false),
+  l1d: l1dFromString('N:32:128:6,L:E:m:N:X,A:128:8,8', gtx480.l1d.latencyCycles, 1, false), // global loads cached (see module comment)
   sharedMem: { banks: 32, latencyCycles: gtx480.sharedMem.latencyCycles, limitedBroadcast: false, warpParts: 1 }, // T1 32 banks; latency GAP(SM2_GTX480)
   // T1 128 KB per partition / 128 B / 16-way (64 sets), 128 MSHRs, xor, on miss, LRU, write-back, write-allocate;
   // GAP: -gpgpu_cache:dl2 ...,A:32:4,4:0,32 for merge 4, miss queue 4, 32-byte port
@@ -127,14 +132,14 @@ export const maxwellCke: GpuConfig = {
     outputBufferEntries: 64,
     arbitration: 'islip', // GAP: sw_allocator = islip
     subnets: 2, // GAP: subnets = 2
-    ejectionBufferEntries: 8,
+    ejectionBufferEntries: 8, // GPGPU-Sim default -gpgpu_n_cluster_ejection_buffer_size 8 (GTX750Ti silent)
   },
   memPartitions: {
     count: 16, // T1 16 memory channels
     subPartitions: 1, // T1 2048 KB / 128 KB per partition = 16 L2 slices (GAP: -gpgpu_n_sub_partition_per_mchannel 1)
     ropLatencyCycles: 150, // GAP: -rop_latency 150
     dramLatencyCycles: 130, // GAP: -dram_latency 130
-    queues: { icntToL2: 8, l2ToDram: 8, dramToL2: 8, l2ToIcnt: 8 }, // GPGPU-Sim default
+    queues: { icntToL2: 8, l2ToDram: 8, dramToL2: 8, l2ToIcnt: 8 }, // GPGPU-Sim default 8:8:8:8 (GTX750Ti silent)
     addressMapping: mappingFromString('dramid@8;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS'), // GAP
     partitionIndexing: 'consecutive',
   },
@@ -149,7 +154,7 @@ export const maxwellCke: GpuConfig = {
     returnQueueEntries: 300, // GAP: -gpgpu_dram_return_queue_size 300
     dualBusInterface: false,
     bankIndexing: 'normal',
-    bankGroupIndexing: 'highBits',
+    bankGroupIndexing: 'highBits', // GPGPU-Sim default -dram_bnkgrp_indexing_policy 0 (GTX750Ti silent)
     writeQueue: { enabled: false, entries: 32, highWatermark: 28, lowWatermark: 16 },
   },
   kernel: {

@@ -82,7 +82,7 @@ export const onac32: GpuConfig = {
     returnQueueEntries: 116, // GAP: -gpgpu_dram_return_queue_size 116
     dualBusInterface: false,
     bankIndexing: 'normal',
-    bankGroupIndexing: 'highBits',
+    bankGroupIndexing: 'highBits', // GPGPU-Sim default -dram_bnkgrp_indexing_policy 0 (GTX480 silent; moot with 1 group)
     writeQueue: { enabled: false, entries: 32, highWatermark: 28, lowWatermark: 16 },
   },
   kernel: {
