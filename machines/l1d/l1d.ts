@@ -32,6 +32,12 @@
  *
  * Fill-to-answer takes no extra cycle: a fill arriving at cycle f answers its requests at f.
  *
+ * Instruction fetch: the SM's L1I misses (FETCH `memOut`, optional ports `instIn`/`instOut`)
+ * share this unit's way to the interconnect, as GPGPU-Sim's L1I, L1D and constant caches share
+ * the core's memory port (`shader_memory_interface`): each line read is forwarded down at once
+ * (ahead of the cycle's data misses) and its response is routed back on `instOut`
+ * (`simt_core_cluster::icnt_cycle` -> `accept_fetch_response`). They are not L1D accesses.
+ *
  * Sources: paper 001 §2.1/§3.3 (reservation failures), paper 004 §2.2; GPGPU-Sim `l1_cache`,
  * `data_cache::access`, `ldst_unit::memory_cycle`.
  */
@@ -92,6 +98,13 @@ export interface L1dState {
   readonly fillOnly: Set<number>;
   /** Atomics sent down, by the id of the message sent down. */
   readonly bypass: Map<number, Message<GpuMemRequest>>;
+  /** Instruction line reads from FETCH (`instIn`), and their responses to FETCH (`instOut`). */
+  readonly instIn: InPort;
+  readonly instOut: OutPort;
+  /** Instruction reads sent down, by the id of the message sent down. */
+  readonly instPending: Set<number>;
+  /** Instruction fills waiting for room on `instOut`. */
+  readonly instAnswers: Fifo<Message>;
   /** Line read sent down -> time (ps) the miss started (tracing only). */
   readonly missStart: Map<number, number>;
   /** Start time (ps) of the current reservation-failure stall, -1 when none; its reason. */
@@ -124,7 +137,35 @@ function announceEviction(s: L1dState): void {
 
 /** True when the L1D holds no request, miss, answer or atomic. */
 function holdsNoWork(s: L1dState): boolean {
-  return s.req.length === 0 && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0;
+  return s.req.length === 0 && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0 && s.instIn.length === 0 && s.instPending.size === 0 && s.instAnswers.length === 0;
+}
+
+/** Forwards FETCH's instruction line reads down while the port has room. */
+function forwardInst(s: L1dState): void {
+  let m: Message | undefined;
+  while ((m = s.instIn.peek()) !== undefined) {
+    if (!s.down.hasRoom) {
+      s.down.waitingForRoom = true;
+      return;
+    }
+    s.instIn.recv();
+    const fwd = s.down.send(m.kind, m.payload as GpuMemRequest, { bytes: m.bytes })!;
+    s.instPending.add(fwd.id);
+  }
+}
+
+/** Passes instruction fills to FETCH while `instOut` has room. */
+function sendInstAnswers(s: L1dState): void {
+  let m: Message | undefined;
+  while ((m = s.instAnswers.peek()) !== undefined) {
+    if (!s.instOut.hasRoom) {
+      s.instOut.waitingForRoom = true;
+      return;
+    }
+    s.instAnswers.shift();
+    const pl = m.payload as GpuMemResponse;
+    s.instOut.send(GpuKind.rsp, pl, { bytes: m.bytes });
+  }
 }
 
 /** Applies control messages (rare; one statechart event each). */
@@ -275,6 +316,10 @@ function step(s: L1dState, cycle: number): void {
   // 1. fills and atomic responses
   let m: Message | undefined;
   while ((m = s.up.recv()) !== undefined) {
+    if (s.instPending.delete(m.replyTo)) {
+      s.instAnswers.push(m);
+      continue;
+    }
     const atom = s.bypass.get(m.replyTo);
     if (atom !== undefined) {
       s.bypass.delete(m.replyTo);
@@ -302,12 +347,14 @@ function step(s: L1dState, cycle: number): void {
     }
   }
   // 2-4.
+  sendInstAnswers(s);
+  forwardInst(s);
   sendAnswers(s, cycle);
   drainMisses(s);
   if (lifecycle.running) acceptRequests(s, cycle); // paused: requests wait in topIn (back-pressure)
   drainMisses(s);
   sendAnswers(s, cycle);
-  if (!lifecycle.running && lifecycle.state === 'draining' && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0) lifecycle.drained();
+  if (!lifecycle.running && lifecycle.state === 'draining' && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0 && s.instPending.size === 0 && s.instAnswers.length === 0) lifecycle.drained();
   // 5. sleep until the next thing to do
   let next = Infinity;
   if (s.req.length > 0 && lifecycle.running) next = cycle + 1;
@@ -318,6 +365,7 @@ function step(s: L1dState, cycle: number): void {
     else if (s.rsp.hasRoom) next = cycle + 1;
   }
   if (ctrl.missQueueLength > 0 && s.down.hasRoom) next = cycle + 1;
+  if ((s.instIn.length > 0 && s.down.hasRoom) || (s.instAnswers.length > 0 && s.instOut.hasRoom)) next = cycle + 1;
   if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
 }
 
@@ -334,6 +382,8 @@ export const l1d = defineUnit<L1dParams>({
     { name: 'topOut', direction: 'out', description: 'answers to the LSU (loads: data; stores: accepted)', messageKinds: [GpuKind.rsp], capacity: 8 },
     { name: 'bottomOut', direction: 'out', description: 'line reads, posted writes and atomics to the interconnect', messageKinds: [GpuKind.readReq, GpuKind.writeReq], capacity: 4 },
     { name: 'bottomIn', direction: 'in', description: 'fills and atomic responses from the interconnect', messageKinds: [GpuKind.rsp], capacity: 8 },
+    { name: 'instIn', direction: 'in', description: "the SM L1I's line reads (FETCH memOut), forwarded down unchanged", messageKinds: [GpuKind.readReq], capacity: 4, optional: true },
+    { name: 'instOut', direction: 'out', description: 'instruction fills routed back to FETCH', messageKinds: [GpuKind.rsp], capacity: 4, optional: true },
     { name: 'evict', direction: 'out', description: 'lines evicted by replacement (for a spliced victim cache); unbound = not announced', messageKinds: [GpuKind.evict], capacity: 8, optional: true },
     { name: 'ctrl', direction: 'in', description: 'lifecycle commands (pause: finish held work, accept none; gate: only when empty)', messageKinds: [GpuKind.ctrlPause, GpuKind.ctrlResume, GpuKind.ctrlGate, GpuKind.ctrlWake], capacity: 4, optional: true },
     { name: 'status', direction: 'out', description: 'lifecycle acknowledgements', messageKinds: [GpuKind.ctrlAck], capacity: 4, optional: true },
@@ -379,6 +429,10 @@ export const l1d = defineUnit<L1dParams>({
           waiting: new Map(),
           fillOnly: new Set(),
           bypass: new Map(),
+          instIn: io.in('instIn'),
+          instOut: io.out('instOut'),
+          instPending: new Set(),
+          instAnswers: new Fifo(8),
           missStart: new Map(),
           stallStart: -1,
           stallReason: -1,
@@ -397,6 +451,7 @@ export const l1d = defineUnit<L1dParams>({
     if (s.ctrl.mshr.occupancy > 0) parts.push(`${s.ctrl.mshr.occupancy} MSHR entries (lines ${s.ctrl.mshr.lineAddrs().slice(0, 4).join(', ')})`);
     if (s.ctrl.missQueueLength > 0) parts.push(`${s.ctrl.missQueueLength} in the miss queue`);
     if (s.bypass.size > 0) parts.push(`${s.bypass.size} atomics at L2`);
+    if (s.instPending.size + s.instAnswers.length > 0) parts.push(`${s.instPending.size + s.instAnswers.length} instruction line reads`);
     if (s.hitMsgs.length + s.answers.length > 0) parts.push(`${s.hitMsgs.length + s.answers.length} answers unsent`);
     if (s.stallStart >= 0) parts.push(`head blocked: ${RES_FAIL_REASON_NAME[s.stallReason]}`);
     return parts.length > 0 ? parts.join('; ') : null;

@@ -3,26 +3,41 @@
  *
  * Each cycle it serves one warp's fetch request (round robin over the warps with a request,
  * as GPGPU-Sim's fetch stage serves one warp per cycle), reading up to `fetchWidth`
- * instructions at consecutive PCs (8 bytes each, GPGPU-Sim's PTX instruction size) through the
- * L1I tag array. A hit sends the instructions to DECODE at once; a miss allocates the line and
- * sends them after `l1iMissLatencyCycles` (instruction misses are served at a fixed latency
- * rather than through the memory system: a stated simplification, instruction footprints of the
- * library kernels fit in the L1I after the first miss per line).
+ * instructions at consecutive PCs through the L1I tag array. Instruction addresses are
+ * `instBaseAddr + (fn x 0x100000 + pc) x instructionBytes` (GPGPU-Sim `PROGRAM_MEM_START` +
+ * PC). A hit sends the instructions to DECODE at once. A miss is served one of two ways:
  *
- * Source: 002 §3 (fetch brings 2 instructions), 004 §2.2; GPGPU-Sim shader_core_ctx::fetch.
+ * - memory mode (the `memOut`/`memIn` ports bound, as in the GPU topology): GPGPU-Sim's
+ *   `read_only_cache` behind `shader_core_ctx::fetch`. A miss opens an MSHR entry for the line
+ *   (`mshrEntries`, a later miss to the line merges up to `mshrMaxMerge` requests) and queues a
+ *   line read (`missQueueEntries`); no free entry or full queue is a reservation failure (the
+ *   request stays and is retried, the round robin moves on). The miss queue sends one read per
+ *   cycle (`mem.readReq`, 8-byte packet) through the SM's memory port, so it crosses the
+ *   interconnect, the L2 and, cold, DRAM. A fill (`mem.rsp`) installs the line and releases the
+ *   fetches waiting on it, one per cycle; a cycle that releases one accesses nothing
+ *   (`access_ready()` before a new access in GPGPU-Sim's fetch()).
+ * - fixed latency (ports unbound, unit tests): the line fills `l1iMissLatencyCycles` after the
+ *   miss; later fetches of that line wait for the same fill.
+ *
+ * Source: 002 §3 (fetch brings 2 instructions), 004 §2.2; GPGPU-Sim shader_core_ctx::fetch,
+ * read_only_cache::access / cycle / fill (gpu-cache.cc), accept_fetch_response.
  */
 import { z } from 'zod';
 import type { Message } from '../../src/messaging/message.ts';
+import { Fifo } from '../../src/messaging/fifo.ts';
 import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { ProbeStatus, TagArray, type TagArrayParams } from '../../src/model/mem/tag-array.ts';
 import type { Counter } from '../../src/stats/registry.ts';
 import { controlPorts, Lifecycle, serviceLifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
 import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { tagArraySpec } from '../../src/model/mem/specs.ts';
-import { GpuKind, type FetchedInsts, type FetchReq } from '../../src/protocol/gpu.ts';
+import { GpuKind, memPacketBytes, type FetchedInsts, type FetchReq, type GpuMemRequest, type GpuMemResponse } from '../../src/protocol/gpu.ts';
 
-/** Bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
+/** Default bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
 export const INSTRUCTION_BYTES = 8;
+
+/** GPGPU-Sim `PROGRAM_MEM_START` (shader.cc): instruction addresses start here in memory. */
+export const PROGRAM_MEM_START = 0xf0000000;
 
 /** Parameters of {@link smFetch}. */
 export type SmFetchParams = z.infer<typeof smFetchSpec>;
@@ -32,7 +47,13 @@ export const smFetchSpec = z.strictObject({
   fetchWidth: z.int().min(1).describe('instructions fetched per request at most (instructions) [-gpgpu_shader_fetch width]'),
   maxWarps: z.int().min(1).describe('warp slots: capacity of the req port (warps)'),
   l1i: tagArraySpec.describe('L1I geometry and policies [-gpgpu_cache:il1]'),
-  l1iMissLatencyCycles: z.int().min(1).describe('cycles to fill an L1I miss (core cycles): L1I + ROP + L2 hit latency, a stated simplification'),
+  l1iMissLatencyCycles: z.int().min(1).describe('cycles to fill an L1I miss when the memory ports are unbound (core cycles)'),
+  instructionBytes: z.int().min(1).optional().describe('bytes per instruction in the instruction address space (bytes); default 8 (GPGPU-Sim PTX)'),
+  instBaseAddr: z.int().min(0).optional().describe('address of instruction index 0 (bytes); default 0 [GPGPU-Sim PROGRAM_MEM_START]'),
+  smId: z.int().min(0).optional().describe('SM index put in line reads so responses route back (index); default 0'),
+  mshrEntries: z.int().min(1).optional().describe('L1I MSHR entries, memory mode (entries); default 2 [-gpgpu_cache:il1 <mshr_entries>]'),
+  mshrMaxMerge: z.int().min(1).optional().describe('fetches merged into one L1I MSHR entry, memory mode (requests); default 48 [<mshr_max_merge>]'),
+  missQueueEntries: z.int().min(1).optional().describe('L1I miss queue entries, memory mode (entries); default 4 [<mq>]'),
 });
 
 interface Pending {
@@ -62,6 +83,79 @@ export interface SmFetchState {
   readonly mergedMisses: Counter;
   readonly accesses: Counter;
   readonly misses: Counter;
+  /** Memory mode: line reads go to `memOut` (null: fixed-latency mode). */
+  readonly memOut: OutPort | null;
+  readonly memIn: InPort;
+  /** Memory mode: line address -> fetches waiting for its fill (the MSHR). */
+  readonly mshr: Map<number, FetchedInsts[]>;
+  /** Memory mode: line addresses of misses not yet sent. */
+  readonly missQueue: Fifo<number>;
+  /** Memory mode: fetches whose line has been filled, released one per cycle. */
+  readonly ready: Fifo<FetchedInsts>;
+  readonly resFails: Counter;
+}
+
+/** Instruction byte address of a fetch (see the module comment). */
+function instAddr(p: SmFetchParams, fn: number, pc: number): number {
+  return (p.instBaseAddr ?? 0) + (fn * 0x100000 + pc) * (p.instructionBytes ?? INSTRUCTION_BYTES);
+}
+
+/** True while a miss or fill is in flight (fixed-latency or memory mode). */
+function holdsFills(s: SmFetchState): boolean {
+  return s.inFlight.length > 0 || s.mshr.size > 0 || s.ready.length > 0 || s.missQueue.length > 0;
+}
+
+/** Memory mode: installs arrived fills and queues the fetches waiting on them. */
+function acceptFills(s: SmFetchState): void {
+  let m: Message | undefined;
+  while ((m = s.memIn.recv()) !== undefined) {
+    const addr = (m.payload as GpuMemResponse).addr;
+    const line = s.l1i.blockAddr(addr);
+    s.l1i.fill(addr);
+    const waiting = s.mshr.get(line);
+    if (waiting === undefined) continue;
+    s.mshr.delete(line);
+    for (const f of waiting) s.ready.push(f);
+  }
+}
+
+/** Memory mode: sends the head of the miss queue (one line read per cycle). */
+function sendMiss(s: SmFetchState): void {
+  const out = s.memOut!;
+  if (s.missQueue.length === 0) return;
+  if (!out.hasRoom) {
+    out.waitingForRoom = true;
+    return;
+  }
+  const line = s.missQueue.shift()!;
+  const req: GpuMemRequest = { addr: line, size: s.l1i.lineBytes, sm: s.p.smId ?? 0 };
+  out.send(GpuKind.readReq, req, { bytes: memPacketBytes(GpuKind.readReq, s.l1i.lineBytes) });
+}
+
+/**
+ * Memory mode, one request: hit -> DECODE; miss -> MSHR merge or new entry + miss queue;
+ * reservation failure -> false (the request stays).
+ */
+function accessMem(s: SmFetchState, line: FetchedInsts, addr: number): boolean {
+  s.accesses.value++;
+  const st = s.l1i.access(addr);
+  if (st === ProbeStatus.hit) {
+    s.out.send(GpuKind.fetchLine, line);
+    return true;
+  }
+  const block = s.l1i.blockAddr(addr);
+  const pending = s.mshr.get(block);
+  if (pending !== undefined) {
+    if (pending.length >= (s.p.mshrMaxMerge ?? 48)) return false;
+    pending.push(line);
+    s.mergedMisses.value++;
+    return true;
+  }
+  if (st === ProbeStatus.missNoLine || s.mshr.size >= (s.p.mshrEntries ?? 2) || s.missQueue.length >= (s.p.missQueueEntries ?? 4)) return false;
+  s.misses.value++;
+  s.mshr.set(block, [line]);
+  s.missQueue.push(block);
+  return true;
 }
 
 function waitForFill(s: SmFetchState, p: Pending): void {
@@ -85,7 +179,16 @@ function deliverFills(s: SmFetchState, cycle: number): void {
 function step(s: SmFetchState, cycle: number): void {
   const io = s.io;
   // Paused: fills in flight are delivered, no new request is served (requests wait in `req`).
-  if ((s.ctrl.length > 0 || !s.lifecycle.running) && !serviceLifecycle(s.lifecycle, s.ctrl, s.inFlight.length === 0 && !s.requests.some((r) => r !== null), s.req.length, io.name)) {
+  if ((s.ctrl.length > 0 || !s.lifecycle.running) && !serviceLifecycle(s.lifecycle, s.ctrl, !holdsFills(s) && !s.requests.some((r) => r !== null), s.req.length, io.name)) {
+    if (s.memOut !== null) {
+      // Paused: misses in flight complete and their fetches are delivered; nothing new.
+      acceptFills(s);
+      if (s.ready.length > 0 && s.out.hasRoom) s.out.send(GpuKind.fetchLine, s.ready.shift()!);
+      sendMiss(s);
+      if (s.ready.length > 0 || s.missQueue.length > 0) io.wakeInCycles(1);
+      else if (s.mshr.size === 0 && s.lifecycle.state === 'draining') s.lifecycle.drained();
+      return;
+    }
     deliverFills(s, cycle);
     if (s.inFlight.length > 0) io.wakeAt(io.clock.timeOfCycle(Math.max(cycle + 1, s.inFlight[0]!.readyCycle)));
     else if (s.lifecycle.state === 'draining') s.lifecycle.drained();
@@ -95,6 +198,10 @@ function step(s: SmFetchState, cycle: number): void {
   while ((m = s.req.recv()) !== undefined) {
     const r = m.payload as FetchReq;
     s.requests[r.warp] = r;
+  }
+  if (s.memOut !== null) {
+    stepMem(s);
+    return;
   }
   deliverFills(s, cycle);
   // Serve one warp, round robin.
@@ -109,7 +216,7 @@ function step(s: SmFetchState, cycle: number): void {
       const count = Math.min(r.count, s.p.fetchWidth);
       const line: FetchedInsts = { warp: r.warp, pc: r.pc, fn: r.fn, count, gen: r.gen };
       // One access per cache line touched by the fetched instructions.
-      const addr = (r.fn * 0x100000 + r.pc) * INSTRUCTION_BYTES;
+      const addr = instAddr(s.p, r.fn, r.pc);
       s.accesses.value++;
       const lineAddr = s.l1i.blockAddr(addr);
       const pendingUntil = s.pendingLines.get(lineAddr);
@@ -138,6 +245,36 @@ function step(s: SmFetchState, cycle: number): void {
   }
 }
 
+/**
+ * Memory mode, one cycle (requests already taken in): fills, then either the release of one
+ * filled fetch or one warp's access (round robin), then one line read down.
+ */
+function stepMem(s: SmFetchState): void {
+  acceptFills(s);
+  let pendingReq = false;
+  if (s.out.hasRoom) {
+    if (s.ready.length > 0) {
+      s.out.send(GpuKind.fetchLine, s.ready.shift()!);
+    } else {
+      const n = s.requests.length;
+      for (let k = 0; k < n; k++) {
+        const w = (s.rr + k) % n;
+        const r = s.requests[w];
+        if (r === null || r === undefined) continue;
+        s.rr = (w + 1) % n;
+        const count = Math.min(r.count, s.p.fetchWidth);
+        if (accessMem(s, { warp: r.warp, pc: r.pc, fn: r.fn, count, gen: r.gen }, instAddr(s.p, r.fn, r.pc))) s.requests[w] = null;
+        else s.resFails.value++;
+        break;
+      }
+    }
+  }
+  sendMiss(s);
+  for (let w = 0; w < s.requests.length && !pendingReq; w++) pendingReq = s.requests[w] !== null;
+  // Sleep while only fills are awaited: their arrival wakes the unit.
+  if (pendingReq || s.ready.length > 0 || (s.missQueue.length > 0 && s.memOut!.hasRoom)) s.io.wakeInCycles(1);
+}
+
 /** The unit kind `smFetch`. */
 export const smFetch = defineUnit<SmFetchParams>({
   kind: 'smFetch',
@@ -149,6 +286,8 @@ export const smFetch = defineUnit<SmFetchParams>({
   ports: [
     { name: 'req', direction: 'in', description: 'fetch requests from ISSUE', messageKinds: [GpuKind.fetchReq], capacity: 'maxWarps' },
     { name: 'out', direction: 'out', description: 'fetched instructions to DECODE', messageKinds: [GpuKind.fetchLine], capacity: 4 },
+    { name: 'memOut', direction: 'out', description: 'L1I line reads to the SM memory port (bound: memory mode)', messageKinds: [GpuKind.readReq], capacity: 2, optional: true },
+    { name: 'memIn', direction: 'in', description: 'L1I fills from the SM memory port', messageKinds: [GpuKind.rsp], capacity: 8, optional: true },
     ...controlPorts('deliver fills in flight, serve no request'),
   ],
   finalize: (snap: { context: SmFetchState }) => snap.context.lifecycle.finalize(),
@@ -156,6 +295,7 @@ export const smFetch = defineUnit<SmFetchParams>({
     { name: 'l1i_accesses', unit: 'count', description: 'L1I accesses' },
     { name: 'l1i_misses', unit: 'count', description: 'L1I misses' },
     { name: 'l1i_pending_hits', unit: 'count', description: 'fetches that waited for a line already being filled' },
+    { name: 'l1i_res_fail', unit: 'count', description: 'memory mode: accesses refused for want of an MSHR entry, merge slot or miss-queue entry (retried)' },
   ],
   logic: (p) =>
     cycleLogic(
@@ -176,6 +316,12 @@ export const smFetch = defineUnit<SmFetchParams>({
         mergedMisses: io.counter('l1i_pending_hits', 'fetches that waited for a line already being filled'),
         accesses: io.counter('l1i_accesses', 'L1I accesses'),
         misses: io.counter('l1i_misses', 'L1I misses'),
+        memOut: io.out('memOut').isBound ? io.out('memOut') : null,
+        memIn: io.in('memIn'),
+        mshr: new Map(),
+        missQueue: new Fifo(Math.max(1, p.missQueueEntries ?? 4)),
+        ready: new Fifo(64),
+        resFails: io.counter('l1i_res_fail', 'L1I reservation failures (memory mode)'),
       }),
     ),
 });

@@ -46,7 +46,8 @@ function fits(t: DispatchTables, env: DispatchEnv, k: number, sm: number): boole
 }
 
 /**
- * Fills SMs round robin (one CTA per SM per pass) from the running kernels in launch order,
+ * Fills SMs round robin (one CTA per SM per pass; a kernel's first pass starts after the SM
+ * that last received a CTA) from the running kernels in launch order,
  * as long as CTAs fit; mutates `t` (a copy) and sends through `env`.
  * @returns CTAs dispatched
  */
@@ -57,6 +58,9 @@ export function dispatchCtas(t: DispatchTables, env: DispatchEnv): number {
     const row = t.kernels[k]!;
     if (row.state !== 'running') continue;
     const pl = env.plans[k]!;
+    // GPGPU-Sim gpgpu_sim::issue_block2core starts after the SM that last received a CTA
+    // (m_last_cluster_issue): a kernel that follows a partial one starts on the next SMs.
+    if (row.nextCta === 0 && (t.lastSm ?? -1) >= 0) t.rr = (t.lastSm! + 1) % n;
     let progress = true;
     while (row.nextCta < row.ctaCount && progress) {
       progress = false;
@@ -64,6 +68,7 @@ export function dispatchCtas(t: DispatchTables, env: DispatchEnv): number {
         const sm = (t.rr + i) % n;
         if (!fits(t, env, k, sm)) continue;
         env.send(sm, row.kernel, row.nextCta++);
+        t.lastSm = sm;
         const c = t.cores[sm]!;
         c.ctas++;
         c.warps += pl.warpsPerCta;

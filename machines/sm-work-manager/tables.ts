@@ -34,6 +34,8 @@ export interface DispatchTables {
   kernels: KernelStatusRow[];
   cores: CoreStatusRow[];
   rr: number;
+  /** SM that received the latest CTA, -1 before the first (GPGPU-Sim m_last_cluster_issue). */
+  lastSm?: number;
   dispatched: number;
 }
 
@@ -48,6 +50,7 @@ export function copyTables(t: DispatchTables): DispatchTables {
     kernels: t.kernels.map((k) => ({ ...k })),
     cores: t.cores.map((c) => ({ ...c, perKernel: { ...c.perKernel } })),
     rr: t.rr,
+    lastSm: t.lastSm ?? -1,
     dispatched: t.dispatched,
   };
 }

@@ -8,6 +8,7 @@
  */
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { InputError, type SourceLocation } from '../errors.ts';
 import type { GpuConfig } from './schema.ts';
 import { gpuConfigSchema } from './schema.ts';
 
@@ -40,7 +41,15 @@ export const NOT_MODELLED: readonly NotModelled[] = [
   { pattern: `${CACHES}.mshrType`, reason: 'every MSHR table is associative by line' },
   { pattern: `${CACHES}.resultFifoEntries`, reason: 'no texture result FIFO' },
   { pattern: '{l1i,l1d,constCache,texCache}.dataPortBytes', reason: 'no data-port width limit outside the L2' },
-  { pattern: 'l1i.{sectorBytes,writePolicy,writeAllocate,mshrEntries,mshrMaxMerge,missQueueEntries}', reason: 'the L1I is a tag array with a fixed miss latency, no MSHRs (issue 13, C8)' },
+  { pattern: 'l1i.{sectorBytes,writePolicy,writeAllocate}', reason: 'the L1I is read only and not sectored' },
+  {
+    pattern: 'l1i.latencyCycles',
+    reason: "L1I misses go through the interconnect, L2 and DRAM (GPGPU-Sim shader_core_ctx::fetch) and GPGPU-Sim's L1I has no hit-latency option; read only by FETCH's fixed-latency mode outside a GPU (unit tests)",
+  },
+  {
+    pattern: 'l1i.missQueueEntries',
+    reason: 'honoured, but never binding: FETCH makes one access per cycle and its memory port takes one line read per cycle, so the queue never holds more than one entry (as in GPGPU-Sim)',
+  },
   { pattern: 'l1d.banks', reason: 'no L1D bank conflicts' },
   { pattern: 'l2.sectorBytes', reason: 'L2 lines are not sectored' },
   { pattern: 'constCache.{sets,ways,lineBytes,sectorBytes,replacement,writePolicy,allocation,writeAllocate,setIndex,mshrEntries,mshrMaxMerge,missQueueEntries}', reason: 'constant loads take constCache.latencyCycles; no constant cache array' },
@@ -139,4 +148,19 @@ export function notModelledChanges(base: GpuConfig, changed: GpuConfig): NotMode
 /** One warning line for a not-modelled change. */
 export function formatNotModelledChange(c: NotModelledChange): string {
   return `warning: config field ${c.field} set to ${JSON.stringify(c.to)} (preset ${JSON.stringify(c.from)}) is not modelled: ${c.reason}`;
+}
+
+/**
+ * The warnings for not-modelled config fields that overrides changed from `base` to `config`
+ * (`--config-set`, `gpu.set`, `config show --set`), one line each.
+ * @param where the location to name, or a function giving it per field
+ * @throws InputError under `strict` (`--strict`), naming the first such field
+ */
+export function checkNotModelled(base: GpuConfig, config: GpuConfig, strict: boolean, where: SourceLocation | ((field: string) => SourceLocation)): string[] {
+  const changes = notModelledChanges(base, config);
+  if (strict && changes.length > 0) {
+    const c = changes[0]!;
+    throw new InputError(typeof where === 'function' ? where(c.field) : where, `config field ${c.field} is not modelled (${c.reason}); --strict refuses setting it to ${JSON.stringify(c.to)}`, c.field);
+  }
+  return changes.map(formatNotModelledChange);
 }

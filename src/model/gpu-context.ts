@@ -43,6 +43,12 @@ export interface TimingKernel {
   createCta(index: number, smId: number): TimingCta;
   /** Returns a finished CTA for reuse. */
   releaseCta(cta: TimingCta): void;
+  /**
+   * Bytes per instruction in the instruction address space: the L1I fetches instruction index i
+   * at `0xF0000000 + i x instructionBytes` (GPGPU-Sim PROGRAM_MEM_START + PC). A SASS trace
+   * states its PC step (Accel-Sim fetches at the trace PCs); absent: 16 (src/topology/gpu-sm.ts).
+   */
+  readonly instructionBytes?: number;
 }
 
 /** One launched kernel. */

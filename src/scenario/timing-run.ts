@@ -12,7 +12,7 @@ import type { GpuConfig } from '../config/schema.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { GpuContext } from '../model/gpu-context.ts';
 import type { ExtensionEntry } from '../config/extensions.ts';
-import { formatNotModelledChange, notModelledChanges } from '../config/not-modelled.ts';
+import { checkNotModelled } from '../config/not-modelled.ts';
 import type { SourceLocation } from '../errors.ts';
 import type { ExtensionSource } from '../topology/splice.ts';
 import type { LaunchPlan as KernelLaunchPlan } from '../topology/gpu-smwm.ts';
@@ -179,18 +179,8 @@ export async function runKernelScenarioTimingAsync(loaded: LoadedScenario, optio
   return completeKernelScenarioTiming(setup, stop);
 }
 
-/**
- * The warnings for not-modelled fields that overrides changed (issue 8 item 7).
- * @throws InputError under `strict`, naming the first such field
- */
-export function checkNotModelled(base: GpuConfig, config: GpuConfig, strict: boolean, where: SourceLocation | ((field: string) => SourceLocation)): string[] {
-  const changes = notModelledChanges(base, config);
-  if (strict && changes.length > 0) {
-    const c = changes[0]!;
-    throw new InputError(typeof where === 'function' ? where(c.field) : where, `config field ${c.field} is not modelled (${c.reason}); --strict refuses setting it to ${JSON.stringify(c.to)}`, c.field);
-  }
-  return changes.map(formatNotModelledChange);
-}
+/** Re-exported for callers of the timing run (defined with the not-modelled table). */
+export { checkNotModelled };
 
 /** The config with a scenario's `gpu.extensions` appended to its own `extensions`. */
 export function withScenarioExtensions(config: GpuConfig, extensions: readonly ExtensionEntry[]): GpuConfig {

@@ -16,7 +16,7 @@ import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
 import type { SourceLocation } from '../errors.ts';
-import { checkNotModelled } from './timing-run.ts';
+import { checkNotModelled } from '../config/not-modelled.ts';
 import { runWithWatchdog, runWithWatchdogAsync, type WatchdogLimits, type WatchdogStop } from './watchdog.ts';
 import type { InterruptFlag } from './interrupt.ts';
 

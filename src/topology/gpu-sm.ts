@@ -13,7 +13,7 @@ import type { ExecUnitSpec, ExecUnitsParams, OpClassTiming } from '../model/sm/e
 import type { TagArrayParams } from '../model/mem/tag-array.ts';
 import type { GpuContext } from '../model/gpu-context.ts';
 import type { SmIssueParams, SmIssueResources } from '../../machines/sm-issue/sm-issue.ts';
-import type { SmFetchParams } from '../../machines/sm-fetch/sm-fetch.ts';
+import { PROGRAM_MEM_START, type SmFetchParams } from '../../machines/sm-fetch/sm-fetch.ts';
 import type { SmDecodeParams } from '../../machines/sm-decode/sm-decode.ts';
 import type { SmExecParams } from '../../machines/sm-exec/sm-exec.ts';
 import type { SmLsuParams } from '../../machines/sm-lsu/sm-lsu.ts';
@@ -76,7 +76,7 @@ export function tagArrayParams(g: GpuConfig['l1i']): TagArrayParams {
 
 /** Spec and resources of every SM-side unit of SM `smId` (FETCH, DECODE, ISSUE, EXEC, LSU). */
 export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: UnitInstanceConfig<SmIssueParams, SmIssueResources>; fetch: UnitInstanceConfig<SmFetchParams>; decode: UnitInstanceConfig<SmDecodeParams>; exec: UnitInstanceConfig<SmExecParams>; lsu: UnitInstanceConfig<SmLsuParams> } {
-  const p = smUnitParams(config, smId, pollEveryCycle);
+  const p = smUnitParams(config, smId, context, pollEveryCycle);
   const lsu: SmLsuParams = {
     smId,
     sharedMemLatency: config.sharedMem.latencyCycles,
@@ -88,7 +88,25 @@ export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: nu
   return { issue: { spec: p.issue, resources: { context } }, fetch: { spec: p.fetch }, decode: { spec: p.decode }, exec: { spec: p.exec }, lsu: { spec: lsu } };
 }
 
-function smUnitParams(config: GpuConfig, smId: number, pollEveryCycle = false): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
+/**
+ * Bytes per instruction in the L1I address space: the kernels' own size (a SASS trace's PC
+ * spacing, Accel-Sim fetching at the trace PCs), else {@link DEFAULT_INSTRUCTION_BYTES}. The
+ * largest when kernels differ (one L1I layout per SM).
+ */
+function instructionBytesOf(context: GpuContext): number {
+  let bytes = 0;
+  for (const k of context.kernels) bytes = Math.max(bytes, k.kernel.instructionBytes ?? DEFAULT_INSTRUCTION_BYTES);
+  return bytes > 0 ? bytes : DEFAULT_INSTRUCTION_BYTES;
+}
+
+/**
+ * Instruction size of a kernel that states none (PTX): 16 bytes, the SASS PC step warpstate
+ * writes PTX traces with (`SASS_PC_BYTES`), so a PTX run and its written trace fetch the same
+ * L1I lines. GPGPU-Sim's PTX mode lays instructions 8 bytes apart: a stated difference.
+ */
+export const DEFAULT_INSTRUCTION_BYTES = 16;
+
+function smUnitParams(config: GpuConfig, smId: number, context: GpuContext, pollEveryCycle = false): { issue: SmIssueParams; fetch: SmFetchParams; decode: SmDecodeParams; exec: SmExecParams } {
   const exec = execUnitsParams(config);
   const ws = config.policies.warpScheduler;
   const maxWarps = maxWarpsPerSm(config);
@@ -115,8 +133,15 @@ function smUnitParams(config: GpuConfig, smId: number, pollEveryCycle = false): 
       fetchWidth: config.sm.fetchWidth,
       maxWarps,
       l1i: tagArrayParams(config.l1i),
-      // An instruction miss is served at about an L2 hit's latency (stated simplification).
+      // Misses go through the memory system (FETCH memOut -> L1D -> interconnect -> L2); this
+      // fixed latency serves only a FETCH whose memory ports are unbound.
       l1iMissLatencyCycles: config.l1i.latencyCycles + config.memPartitions.ropLatencyCycles + config.l2.latencyCycles,
+      instructionBytes: instructionBytesOf(context),
+      instBaseAddr: PROGRAM_MEM_START,
+      smId,
+      mshrEntries: config.l1i.mshrEntries,
+      mshrMaxMerge: config.l1i.mshrMaxMerge,
+      missQueueEntries: config.l1i.missQueueEntries,
     },
     decode: { decodeWidth: Math.max(1, config.sm.fetchThroughput) },
     exec: { unitNames: exec.units.map((x) => x.name) },

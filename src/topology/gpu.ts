@@ -192,6 +192,9 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
     link(`${sm}.ISSUE`, 'exec', `${sm}.EXEC`, 'in', { latencyCycles: 1, messagesPerCycle: 8 });
     link(`${sm}.EXEC`, 'wb', `${sm}.ISSUE`, 'execWb', { latencyCycles: 1, messagesPerCycle: 8 });
     link(`${sm}.ISSUE`, 'lsu', `${sm}.LSU`, 'topIn', one);
+    // L1I misses share the SM's memory port (GPGPU-Sim fetch -> m_L1I -> shader_memory_interface).
+    link(`${sm}.FETCH`, 'memOut', `${sm}.L1D`, 'instIn', one);
+    link(`${sm}.L1D`, 'instOut', `${sm}.FETCH`, 'memIn', one);
     link(`${sm}.LSU`, 'topOut', `${sm}.ISSUE`, 'lsuWb', { latencyCycles: 1, messagesPerCycle: 8 });
     const lsuDown = link(`${sm}.LSU`, 'bottomOut', `${sm}.L1D`, 'topIn', one);
     const lsuUp = link(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'bottomIn', { latencyCycles: 1, messagesPerCycle: 4 });

@@ -12,18 +12,18 @@ import { runCli } from '../helpers/cli.ts';
 const T = 'data/accelsim-traces';
 
 describe('Accel-Sim trace runs: --until and trace filters', () => {
-  it('--until 300ns stops vectoradd early with partial statistics and a filtered trace window', async () => {
+  it('--until 600ns stops vectoradd early with partial statistics and a filtered trace window', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'warpstate-trace-until-'));
     const stats = join(dir, 'stats.json');
     const trace = join(dir, 'trace.jsonl');
-    const r = await runCli(['run', '--accelsim-trace', `${T}/vectoradd-100-32`, '--gpu', `${T}/gtx1080-config/gpgpusim.config`, '--until', '300ns', '--stats', stats, '--trace', trace, '--trace-kinds', 'mem.*', '--trace-from', '250ns', '-q']);
+    const r = await runCli(['run', '--accelsim-trace', `${T}/vectoradd-100-32`, '--gpu', `${T}/gtx1080-config/gpgpusim.config`, '--until', '600ns', '--stats', stats, '--trace', trace, '--trace-kinds', 'mem.*', '--trace-from', '500ns', '-q']);
     expect(r.code).toBe(0);
-    expect(r.err).toContain('stopped at 300000 ps');
+    expect(r.err).toContain('stopped at 600000 ps');
     const doc = JSON.parse(readFileSync(stats, 'utf8'));
-    expect(doc.stop).toEqual({ reason: 'until', partial: true, time_ps: 300_000 });
+    expect(doc.stop).toEqual({ reason: 'until', partial: true, time_ps: 600_000 });
     expect(doc.checks).toEqual([]);
-    // The GTX 1080 config's core clock is 1607 MHz: 300 ns is cycle floor(300e-9 * 1.607e9) = 482.
-    expect(doc.stats.gpu_sim_cycle).toBe(482);
+    // The GTX 1080 config's core clock is 1607 MHz: 600 ns is cycle floor(600e-9 * 1.607e9) = 964.
+    expect(doc.stats.gpu_sim_cycle).toBe(964);
     // The trace holds 344 warp instructions; stopping early leaves some of them unissued.
     expect(doc.stats.gpu_tot_warp_insts).toBeGreaterThan(0);
     expect(doc.stats.gpu_tot_warp_insts).toBeLessThan(344);
@@ -35,8 +35,8 @@ describe('Accel-Sim trace runs: --until and trace filters', () => {
     expect(msgs.length).toBeGreaterThan(0);
     for (const m of msgs) {
       expect(m.kind!.startsWith('mem.')).toBe(true);
-      expect(m.deliver!).toBeGreaterThanOrEqual(250_000);
-      expect(m.deliver!).toBeLessThanOrEqual(300_000);
+      expect(m.deliver!).toBeGreaterThanOrEqual(500_000);
+      expect(m.deliver!).toBeLessThanOrEqual(600_000);
     }
   });
 

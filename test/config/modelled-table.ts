@@ -21,7 +21,7 @@ export const BEHAVIOUR: Record<string, [string, 'mem' | 'alu' | 'smem' | 'shfl']
   'sm.opcodeTiming.int.shfl.latency': ['64', 'shfl'], 'sm.opcodeTiming.int.shfl.initiation': ['8', 'shfl'],
   'sm.opcodeTiming.fp.add.latency': ['8', 'alu'], 'sm.opcodeTiming.fp.add.initiation': ['2', 'alu'],
   'sm.opcodeTiming.dp.mad.latency': ['16', 'alu'], 'sm.opcodeTiming.dp.mad.initiation': ['16', 'alu'],
-  'l1i.lineBytes': ['256', 'mem'], 'l1i.latencyCycles': ['2', 'mem'],
+  'l1i.lineBytes': ['256', 'mem'], 'l1i.mshrEntries': ['1', 'shfl'], 'l1i.mshrMaxMerge': ['1', 'mem'],
   'l1d.sets': ['16', 'mem'], 'l1d.ways': ['2', 'mem'], 'l1d.lineBytes': ['256', 'mem'], 'l1d.sectorBytes': ['1', 'mem'],
   'l1d.mshrEntries': ['32', 'mem'], 'l1d.missQueueEntries': ['4', 'mem'], 'l1d.skipGlobal': ['true', 'mem'],
   'sharedMem.banks': ['64', 'smem'], 'sharedMem.latencyCycles': ['52', 'smem'], 'sharedMem.limitedBroadcast': ['true', 'smem'], 'sharedMem.warpParts': ['2', 'smem'],
@@ -30,7 +30,7 @@ export const BEHAVIOUR: Record<string, [string, 'mem' | 'alu' | 'smem' | 'shfl']
   'memPartitions.count': ['12', 'mem'], 'memPartitions.subPartitions': ['1', 'mem'], 'memPartitions.ropLatencyCycles': ['240', 'mem'],
   'memPartitions.dramLatencyCycles': ['200', 'mem'], 'memPartitions.addressMapping.dramIdStartBit': ['16', 'mem'],
   'dram.chipsPerPartition': ['4', 'mem'], 'dram.busWidthBytes': ['8', 'mem'], 'dram.burstLength': ['16', 'mem'], 'dram.dataCommandFreqRatio': ['8', 'mem'],
-  'dram.banks': ['8', 'mem'], 'dram.bankGroups': ['2', 'mem'], 'dram.timing.tCCD': ['8', 'mem'], 'dram.timing.tRRD': ['12', 'shfl'],
+  'dram.banks': ['8', 'mem'], 'dram.bankGroups': ['2', 'mem'], 'dram.timing.tCCD': ['8', 'mem'], 'dram.timing.tRRD': ['40', 'mem'],
   'dram.timing.tRCD': ['24', 'mem'], 'dram.timing.tCL': ['24', 'mem'], 'dram.timing.tCCDL': ['6', 'mem'], 'kernel.launchLatencyCycles': ['100', 'mem'],
 };
 

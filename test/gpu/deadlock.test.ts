@@ -27,7 +27,9 @@ describe('deadlock detection on the timing model', () => {
     expect(err.message).toMatch(/^deadlock at \d+ ps: (no progress for 1000 core cycles|the event queue drained with work pending)/);
     // The units with pending work: L2 slices whose ROP head cannot get a miss-queue entry.
     expect(err.message).toMatch(/GPU\.L2\[\d+\]: .*head blocked: missQueueFull/);
-    expect(err.message).toMatch(/GPU\.SM\[0\]\.LSU: \d+ memory instructions in flight/);
+    // The SM side: its first instruction line read waits behind the L2 (L1I misses go through
+    // the L1D's memory port), or, once code is in, the LSU's memory instructions.
+    expect(err.message).toMatch(/GPU\.SM\[0\]\.(LSU: \d+ memory instructions in flight|L1D: \d+ instruction line reads)/);
     expect(err.message).toMatch(/GPU\.ICNT: \d+ reads forwarded awaiting responses/);
     const details = err.details as { time_ps: number; units: { unit: string; work: string }[]; oldestWaiting: unknown[] };
     expect(details.units.map((u) => u.unit)).toContain('GPU.SMWM');

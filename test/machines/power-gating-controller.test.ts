@@ -92,8 +92,10 @@ describe('powerGatingController in the GPU, enabled by config alone', () => {
     expect(s('GPU.SM[14].PG.pg_gates')).toBe(2);
     expect(s('GPU.SM[14].PG.pg_wakes')).toBe(1);
     expect(s('GPU.SM[14].ISSUE.lifecycle_gated_cycles')).toBeGreaterThanOrEqual(7052 - 202);
-    // Waking costs time; it never saves any.
-    expect(s('gpu_sim_cycle')).toBeGreaterThanOrEqual(plain.engine.stats.value('gpu_sim_cycle')!);
+    // (The whole runs are not ordered: while SMs are gated, kernel 2's first CTAs go to the SMs
+    // that ran kernel 1, whose instruction caches are warm, so the gated run may even finish
+    // first. What gating costs is the wake-up latency on the SMs it woke: SM 14 stayed gated
+    // until ISSUE saw the wake at 7052, checked above.)
     expect(plain.engine.stats.value('GPU.SM[14].ISSUE.lifecycle_gated_cycles')).toBeUndefined();
   });
 });

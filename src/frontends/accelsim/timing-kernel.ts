@@ -158,6 +158,12 @@ export class TraceTimingKernel implements TimingKernel {
   readonly threadsPerCta: number;
   /** Warp instructions in the whole trace. */
   readonly instructionCount: number;
+  /**
+   * The trace's PC step (bytes; the gcd of its PC gaps): the L1I fetches at the trace's own PCs,
+   * as Accel-Sim does (8 for Kepler-Pascal SASS with control words, 16 for Volta and later and
+   * for traces warpstate writes).
+   */
+  readonly instructionBytes: number;
   private readonly indexOfPc = new Map<number, number>();
 
   /**
@@ -189,6 +195,8 @@ export class TraceTimingKernel implements TimingKernel {
     if (g === 0) g = pcs.length > 0 && pcs[0]! > 0 ? pcs[0]! : 8;
     const maxIndex = pcs.length > 0 ? Math.floor(pcs[pcs.length - 1]! / g) : 0;
     const dense = maxIndex < 1 << 20;
+    // Sparse code (a gap over 2^20 instructions) is indexed in PC order: no common step left.
+    this.instructionBytes = dense ? g : 16;
     const code: StaticInst[] = dense ? new Array<StaticInst>(maxIndex + 1).fill(PLACEHOLDER) : [];
     pcs.forEach((pc, i) => {
       const index = dense ? Math.floor(pc / g) : i;
