@@ -34,6 +34,12 @@ const REQUIRED = [
   'dpoly',
   'pointer-chase',
   'nw-tile',
+  'spmv-csr',
+  'kmeans-assign',
+  'backprop-layer',
+  'histogram-global',
+  'stencil2d-halo',
+  'lud-diagonal',
 ];
 
 describe('kernel library', () => {

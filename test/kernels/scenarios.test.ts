@@ -246,6 +246,103 @@ const scenarioSanity: Record<string, Sanity> = {
       expect(Math.abs(y[i]! - (Math.sqrt(Math.abs(p)) + p / (1 + xi * xi)))).toBeLessThan(1e-12);
     }
   },
+  spmv_csr(initial, result) {
+    // Dot products in binary64 from the CSR arrays: the f32 fma chain stays within 1e-5.
+    const rowPtr = initial.rowPtr as Int32Array;
+    const colIdx = initial.colIdx as Int32Array;
+    const val = initial.val as Float32Array;
+    const x = initial.x as Float32Array;
+    const y = result.y as Float32Array;
+    const lengths = new Set<number>();
+    for (let r = 0; r < 1024; r++) {
+      let dot = 0;
+      for (let j = rowPtr[r]!; j < rowPtr[r + 1]!; j++) dot += val[j]! * x[colIdx[j]!]!;
+      expect(Math.abs(y[r]! - dot)).toBeLessThan(1e-5);
+      lengths.add(rowPtr[r + 1]! - rowPtr[r]!);
+    }
+    // 8192 entries over 1024 rows: mean 8 per row, and the lengths vary (at least 10 distinct).
+    expect(rowPtr[1024]).toBe(8192);
+    expect(lengths.size).toBeGreaterThanOrEqual(10);
+  },
+  kmeans_assign(initial, result) {
+    // Nearest centroid by binary64 distances; changed counts the points whose membership moved.
+    const points = initial.points as Float32Array;
+    const cents = initial.centroids as Float32Array;
+    const before = initial.membership as Int32Array;
+    const after = result.membership as Int32Array;
+    let moved = 0;
+    for (let i = 0; i < 2048; i++) {
+      const dist = (c: number): number => {
+        let s = 0;
+        for (let d = 0; d < 4; d++) s += (points[d * 2048 + i]! - cents[c * 4 + d]!) ** 2;
+        return s;
+      };
+      const m = after[i]!;
+      expect(m >= 0 && m < 8).toBe(true);
+      for (let c = 0; c < 8; c++) expect(dist(m)).toBeLessThanOrEqual(dist(c) * (1 + 1e-5) + 1e-9);
+      if (m !== before[i]) moved++;
+    }
+    expect(result.changed![0]).toBe(moved);
+    // Random starting memberships: about 7 in 8 points move.
+    expect(moved).toBeGreaterThan(1500);
+  },
+  backprop_layer(initial, result) {
+    // 1 / (1 + e^-net) with net in binary64; the approximations and f32 sums stay within 1e-5.
+    const input = initial.input as Float32Array;
+    const w = initial.weights as Float32Array;
+    const bias = initial.bias as Float32Array;
+    const out = result.output as Float32Array;
+    for (let j = 0; j < 32; j++) {
+      let net = bias[j]!;
+      for (let i = 0; i < 512; i++) net += w[j * 512 + i]! * input[i]!;
+      expect(Math.abs(out[j]! - 1 / (1 + Math.exp(-net)))).toBeLessThan(1e-5);
+    }
+  },
+  histogram_global(initial, result) {
+    const bins = result.bins as Uint32Array;
+    expect(nums(bins).reduce((a, b) => a + b, 0)).toBe(8192);
+    // Uniform values: each of the 8 bins holds about 1024 (binomial sd ~30).
+    for (const b of bins) expect(Math.abs(b - 1024)).toBeLessThan(200);
+    expect(bins[(initial.data as Uint32Array)[0]! % 8]!).toBeGreaterThan(0);
+  },
+  stencil2d_halo(initial, result) {
+    // Two steps in binary64 with zero outside the 40 x 56 grid.
+    const rows = 40;
+    const cols = 56;
+    const step = (g: Float64Array): Float64Array => {
+      const at = (r: number, c: number): number => (r >= 0 && r < rows && c >= 0 && c < cols ? g[r * cols + c]! : 0);
+      const out = new Float64Array(rows * cols);
+      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[r * cols + c] = 0.5 * at(r, c) + 0.125 * (at(r - 1, c) + at(r + 1, c) + at(r, c - 1) + at(r, c + 1));
+      return out;
+    };
+    const once = step(Float64Array.from(initial.gridA as Float32Array));
+    const twice = step(once);
+    const a = result.gridA as Float32Array;
+    const b = result.gridB as Float32Array;
+    for (let i = 0; i < rows * cols; i++) {
+      expect(Math.abs(b[i]! - once[i]!)).toBeLessThan(1e-4);
+      expect(Math.abs(a[i]! - twice[i]!)).toBeLessThan(1e-4);
+    }
+    // The corner loses two of its four neighbours to the zero boundary: at most 0.5 + 0.25 of 100.
+    expect(b[0]!).toBeLessThan(75);
+  },
+  lud_diagonal(initial, result) {
+    // Each diagonal block: unit-lower L times upper U gives the block back (binary64 products
+    // of the f32 factors, entries in [1, 2)); every other element is untouched.
+    const a = initial.m as Float32Array;
+    const lu = result.m as Float32Array;
+    const n = 48;
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (Math.floor(r / 16) !== Math.floor(c / 16)) expect(lu[r * n + c]).toBe(a[r * n + c]);
+    for (const o of [0, 16, 32]) {
+      for (let i = 0; i < 16; i++) {
+        for (let j = 0; j < 16; j++) {
+          let s = 0;
+          for (let k = 0; k <= Math.min(i, j); k++) s += (k === i ? 1 : lu[(o + i) * n + o + k]!) * lu[(o + k) * n + o + j]!;
+          expect(Math.abs(s - a[(o + i) * n + o + j]!)).toBeLessThan(1e-3);
+        }
+      }
+    }
+  },
   pointer_chase(initial, result) {
     // Walking 3000 steps of a single 4096-cycle visits 3000 distinct indices.
     const next = initial.next as Uint32Array;

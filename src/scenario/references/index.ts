@@ -5,15 +5,21 @@
  * generators and the buffer comparison.
  */
 import { addXLoops } from './add-x-loops.ts';
+import { backpropLayer } from './backprop-layer.ts';
 import { bfsLevel } from './bfs-level.ts';
 import { dpoly } from './dpoly.ts';
+import { histogramGlobal } from './histogram-global.ts';
 import { histogramSmem } from './histogram-smem.ts';
+import { kmeansAssign } from './kmeans-assign.ts';
+import { ludDiagonal } from './lud-diagonal.ts';
 import { matmulTiled } from './matmul-tiled.ts';
 import { nwTile } from './nw-tile.ts';
 import { pointerChase } from './pointer-chase.ts';
 import { reduceShfl } from './reduce-shfl.ts';
 import { reduceSmem } from './reduce-smem.ts';
 import { saxpy } from './saxpy.ts';
+import { spmvCsr } from './spmv-csr.ts';
+import { stencil2dHalo } from './stencil2d-halo.ts';
 import { stencilHotspot } from './stencil-hotspot.ts';
 import { streamXWords } from './stream-x-words.ts';
 import { transposeSmem } from './transpose-smem.ts';
@@ -36,6 +42,12 @@ export const kernelReferences: Record<string, KernelReference> = {
   dpoly,
   pointer_chase: pointerChase,
   nw_tile: nwTile,
+  spmv_csr: spmvCsr,
+  kmeans_assign: kmeansAssign,
+  backprop_layer: backpropLayer,
+  histogram_global: histogramGlobal,
+  stencil2d_halo: stencil2dHalo,
+  lud_diagonal: ludDiagonal,
 };
 
 export type {
