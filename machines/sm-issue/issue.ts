@@ -41,6 +41,7 @@ export function warpFlags(s: SmIssueState, slot: number, cycle: number): number 
   const w = ws.warp;
   if (w === null || ws.exited) return WarpFlag.Completed;
   if (w.atBarrier >= 0) return WarpFlag.Waiting;
+  if (ws.sleepUntilPs > s.io.now) return WarpFlag.Waiting; // nanosleep
   const ins = s.ibuf.head(slot);
   if (ins === undefined) return WarpFlag.IBufferEmpty;
   const cls = ins.opClass;
@@ -110,6 +111,11 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
   const info = s.info;
   w.clock = cycle;
   w.step(info);
+  if (info.sleepNs > 0) {
+    // nanosleep.u32 t: no issue for t ns (PTX allows 0..2t; warpstate sleeps t, at most 1 ms)
+    ws.sleepUntilPs = s.io.now + info.sleepNs * 1000;
+    s.io.wakeAt(ws.sleepUntilPs);
+  }
   const ctaSlot = s.ctas[ws.ctaSlot]!;
   ctaSlot.warpInsts++;
   ctaSlot.threadInsts += info.activeCount;

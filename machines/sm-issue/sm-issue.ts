@@ -109,7 +109,7 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
             ctrl: io.in('ctrl'),
           },
           lifecycle: new Lifecycle(io, io.out('status')),
-          slots: Array.from({ length: perSched * p.schedulers }, () => ({ warp: null, ctaSlot: -1, fetchPending: false, outstanding: 0, exited: false })),
+          slots: Array.from({ length: perSched * p.schedulers }, () => ({ warp: null, ctaSlot: -1, fetchPending: false, outstanding: 0, exited: false, sleepUntilPs: 0 })),
           ctas: Array.from({ length: p.maxCtas }, () => ({ cta: null, kernel: null, ctaIndex: -1, warpSlots: [], warpInsts: 0, threadInsts: 0 })),
           ibuf: new InstructionBuffer<TimingInstruction>({ numWarps: perSched * p.schedulers, entries: p.iBufferEntries }),
           scoreboard: new Scoreboard({ numWarps: perSched * p.schedulers, numRegs: maxRegs }),

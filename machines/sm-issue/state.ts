@@ -67,6 +67,8 @@ export interface WarpSlot {
   /** Instructions issued and not yet written back. */
   outstanding: number;
   exited: boolean;
+  /** `nanosleep`: the warp does not issue before this time (ps; 0 when it never slept). */
+  sleepUntilPs: number;
 }
 
 export interface CtaSlot {

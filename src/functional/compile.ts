@@ -17,6 +17,7 @@
 import { InputError } from '../errors.ts';
 import {
   BarOp,
+  BarRedOp,
   BoolOp,
   CmpOp,
   MulMode,
@@ -30,6 +31,7 @@ import {
   ShflMode,
   SpecialReg,
   StateSpace,
+  Syscall,
   TypeKind,
   VarKind,
   VoteMode,
@@ -112,11 +114,17 @@ export function compileKernel(module: PtxModule, entryIndex: number): CompiledKe
     }
     maxDepth = Math.max(maxDepth, depth);
     if (st === 2) return;
+    if (site !== undefined && site.syscall !== Syscall.None) {
+      // a runtime service (vprintf, __assertfail): only its parameter frame, no code
+      state.set(fi, 2);
+      order.push(fi);
+      return;
+    }
     if (!f.hasBody) {
       throw new InputError({ file: module.file, line: site?.line ?? f.line }, `call to '${f.name}', which has no body in this module`, f.name);
     }
     state.set(fi, 1);
-    for (const ins of f.instructions) if (ins.op === Opcode.Call) visit(ins.callee, depth + 1, ins);
+    for (const ins of f.instructions) if (ins.op === Opcode.Call) visit(ins.callee, ins.syscall !== Syscall.None ? depth : depth + 1, ins);
     state.set(fi, 2);
     order.push(fi);
   };
@@ -145,8 +153,8 @@ export function compileKernel(module: PtxModule, entryIndex: number): CompiledKe
   for (const fi of order) {
     const f = module.functions[fi]!;
     const fc = new FnCompiler(module, f, regSlots.get(fi)!, layout, frameBase);
-    const rpcs = reconvergencePcs(f);
-    const code = f.instructions.map((ins) => fc.compile(ins, rpcs[ins.index]!));
+    const rpcs = f.hasBody ? reconvergencePcs(f) : [];
+    const code = f.hasBody ? f.instructions.map((ins) => fc.compile(ins, rpcs[ins.index]!)) : [];
     functions[fi] = { fn: f, index: fi, code, regSlots: regSlots.get(fi)!, frameBase: frameBase.get(fi)! };
   }
   const template = new Uint32Array(layout.words);
@@ -296,6 +304,9 @@ class FnCompiler {
     let space: StateSpace = StateSpace.None;
     let barId: Slot | undefined;
     let barCount: Slot | undefined;
+    let barPred: Slot | undefined;
+    let barDst: Slot | undefined;
+    let sleepNs: Slot | undefined;
     let isLoad = false;
     let isStore = false;
     let call: CallPlan | undefined;
@@ -311,13 +322,27 @@ class FnCompiler {
         kind = InstrKind.Ret;
         break;
       case Opcode.Call:
-        kind = InstrKind.Call;
+        kind = ins.syscall !== Syscall.None ? InstrKind.Syscall : InstrKind.Call;
         call = this.callPlan(ins);
         break;
-      case Opcode.Bar:
+      case Opcode.Bar: {
         kind = InstrKind.Barrier;
+        // bar.red: [id, (count,) c]; the predicate is last
+        const nIdCount = ins.barRed !== BarRedOp.None ? ins.src.length - 1 : ins.src.length;
         barId = this.src(ins.src[0]!, 32);
-        barCount = ins.src[1] ? this.src(ins.src[1], 32) : undefined;
+        barCount = nIdCount > 1 ? this.src(ins.src[1]!, 32) : undefined;
+        if (ins.barRed !== BarRedOp.None) {
+          barPred = this.pred(ins.src[nIdCount]!);
+          barDst = this.reg(ins.dst[0]!);
+        }
+        break;
+      }
+      case Opcode.Nanosleep:
+        kind = InstrKind.Sleep;
+        sleepNs = this.src(ins.src[0]!, 32);
+        break;
+      case Opcode.Trap:
+        kind = InstrKind.Trap;
         break;
       case Opcode.Membar:
       case Opcode.BarWarpSync:
@@ -356,6 +381,11 @@ class FnCompiler {
       barId,
       barCount,
       barArrive: ins.barOp === BarOp.Arrive,
+      barRed: ins.barRed,
+      barPred,
+      barDst,
+      sleepNs,
+      syscall: ins.syscall,
       callee: ins.callee,
       call,
     };
@@ -1199,6 +1229,12 @@ class FnCompiler {
         const c = src(2);
         const pm = ins.prmtMode;
         return generic(d, K.U32, [a, b, c], [K.U32, K.U32, K.U32], (x, y, z) => I.prmt(x as number, y as number, z as number, pm));
+      }
+      case Opcode.Bmsk: {
+        const a = src(0, 32);
+        const b = src(1, 32);
+        const clamp = ins.clamp;
+        return generic(d, K.U32, [a, b], [K.U32, K.U32], (x, y) => I.bmsk(x as number, y as number, clamp));
       }
       case Opcode.Shf: {
         const a = src(0, 32);

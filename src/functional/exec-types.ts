@@ -13,7 +13,7 @@
  *   evaluation and branch decisions one AND per warp instruction.
  */
 
-import type { Instruction, StateSpace } from '../isa/ir.ts';
+import type { BarRedOp, Instruction, StateSpace, Syscall } from '../isa/ir.ts';
 import type { ByteStore, GlobalMemory } from './memory.ts';
 
 /** The per-warp state an instruction closure works on (implemented by `FunctionalWarp`). */
@@ -69,6 +69,12 @@ export const InstrKind = {
   Barrier: 6,
   /** No functional effect (membar/fence, bar.warp.sync): go to pc+1. */
   Nop: 7,
+  /** `call` of a runtime service (`vprintf`, `__assertfail`): executed by the warp, go to pc+1. */
+  Syscall: 8,
+  /** `nanosleep`: no functional effect; the duration is reported to the timing model. */
+  Sleep: 9,
+  /** `trap`: aborts the kernel with a fault report. */
+  Trap: 10,
 } as const;
 /** An {@link InstrKind} code. */
 export type InstrKind = (typeof InstrKind)[keyof typeof InstrKind];
@@ -108,6 +114,14 @@ export interface CompiledInstr {
   readonly barCount: Slot | undefined;
   /** `bar.arrive` (do not wait). */
   readonly barArrive: boolean;
+  /** `bar.red`: reduction ({@link BarRedOp} code, 0 for a plain barrier), predicate source and destination. */
+  readonly barRed: BarRedOp;
+  readonly barPred: Slot | undefined;
+  readonly barDst: Slot | undefined;
+  /** `nanosleep`: the duration operand (ns). */
+  readonly sleepNs: Slot | undefined;
+  /** Call of a runtime service: its {@link Syscall} code (0 otherwise). */
+  readonly syscall: Syscall;
   /** Call: callee function index. */
   readonly callee: number;
   /** Call: how arguments and return values move between the frames. */

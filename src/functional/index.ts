@@ -4,7 +4,7 @@
  * `FunctionalWarp.step`) or on its own (`runFunctional`).
  */
 
-export { FunctionalKernel, type Dim3, type KernelArg, type KernelLaunch } from './kernel.ts';
+export { FunctionalKernel, DEVICE_OUTPUT_LIMIT, type Dim3, type KernelArg, type KernelLaunch } from './kernel.ts';
 export { FunctionalCta } from './cta.ts';
 export { FunctionalWarp } from './warp.ts';
 export { WarpStepInfo } from './step-info.ts';
@@ -26,3 +26,4 @@ export {
 } from './memory.ts';
 export { compileKernel, type CompiledKernel, type CompiledFunction } from './compile.ts';
 export { InstrKind, type CompiledInstr } from './exec-types.ts';
+export { formatDevicePrintf, MAX_PRINTF_STRING, type PrintfSource } from './printf.ts';

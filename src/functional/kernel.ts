@@ -15,6 +15,13 @@
  * - `.shared` variables: the kernel's shared layout (static part, then dynamic shared memory);
  * - function-scope `.local`/`.param` variables and `.func` parameters: per-thread frames in local
  *   memory (one frame per function of the static call graph; calls are not recursive).
+ *
+ * Device `printf` output is collected per launch and written, when the last CTA of the grid has
+ * finished, to {@link KernelLaunch.deviceOutput} (default: standard output), ordered by CTA
+ * (linear index, x fastest), then thread (linear index in the CTA), then call order: the same
+ * text for functional and timing runs, whatever order the CTAs ran in. As CUDA's printf FIFO
+ * (`cudaLimitPrintfFifoSize`, 1 MiB by default), a launch keeps at most 1 MiB of text; later
+ * calls are dropped and counted in a last line.
  */
 
 import { InputError } from '../errors.ts';
@@ -60,6 +67,22 @@ export interface KernelLaunch {
   readonly nwarpid?: number;
   /** Name used in messages (defaults to the module's file name). */
   readonly file?: string;
+  /**
+   * Receives the launch's device `printf` output once its last CTA finished (or when a `trap` /
+   * failed `assert` stops it); default: written to standard output.
+   */
+  readonly deviceOutput?: (text: string) => void;
+}
+
+/** Largest device `printf` output kept per launch, characters (CUDA's default printf FIFO, 1 MiB). */
+export const DEVICE_OUTPUT_LIMIT = 1 << 20;
+
+/** One device `printf` call's text and where it came from (for the output order). */
+interface OutputRecord {
+  readonly cta: number;
+  readonly thread: number;
+  readonly seq: number;
+  readonly text: string;
 }
 
 /** Per (memory, module): where the module's `.global`/`.const` variables live. */
@@ -118,6 +141,12 @@ export class FunctionalKernel {
   readonly scratchAddresses = new Float64Array(32);
   /** Local store of warps of kernels without local memory. */
   readonly emptyStore = new ByteStore(8);
+  /** CTAs finished since the launch (or the last full grid). */
+  private completedCtas = 0;
+  private output: OutputRecord[] = [];
+  private outputChars = 0;
+  private outputDropped = 0;
+  private readonly deviceOutput: (text: string) => void;
 
   /**
    * Prepares a launch.
@@ -136,6 +165,7 @@ export class FunctionalKernel {
       throw new InputError({ file }, `no kernel '${launch.entry}' in the module (kernels: ${kernels.join(', ') || 'none'})`, 'entry');
     }
     this.entry = fn;
+    this.deviceOutput = launch.deviceOutput ?? ((text) => void process.stdout.write(text));
     this.grid = dim3(launch.grid, file, 'grid');
     this.block = dim3(launch.block, file, 'block');
     this.threadsPerCta = this.block[0] * this.block[1] * this.block[2];
@@ -230,6 +260,41 @@ export class FunctionalKernel {
   }
 
   private readonly pool: FunctionalCta[] = [];
+
+  /** Keeps the text of one device `printf` call of thread `thread` (linear, in the CTA) of CTA `ctaId`. */
+  recordDeviceOutput(ctaId: Dim3, thread: number, text: string): void {
+    if (this.outputChars + text.length > DEVICE_OUTPUT_LIMIT) {
+      this.outputDropped++;
+      return;
+    }
+    this.outputChars += text.length;
+    const cta = ctaId[0] + this.grid[0] * (ctaId[1] + this.grid[1] * ctaId[2]);
+    this.output.push({ cta, thread, seq: this.output.length, text });
+  }
+
+  /** Called by a CTA when its last warp finished: after the grid's last CTA, the device output is written. */
+  ctaCompleted(): void {
+    this.completedCtas++;
+    if (this.completedCtas >= this.ctaCount) {
+      this.completedCtas = 0;
+      this.flushDeviceOutput();
+    }
+  }
+
+  /**
+   * Writes the device `printf` output collected so far (by CTA, thread, call order) to the
+   * launch's {@link KernelLaunch.deviceOutput} and forgets it. Nothing is written when there is none.
+   */
+  flushDeviceOutput(): void {
+    if (this.output.length === 0 && this.outputDropped === 0) return;
+    const recs = this.output.sort((a, b) => a.cta - b.cta || a.thread - b.thread || a.seq - b.seq);
+    let text = recs.map((r) => r.text).join('');
+    if (this.outputDropped > 0) text += `[warpstate] device printf output of ${this.entry.name} over ${DEVICE_OUTPUT_LIMIT} characters: ${this.outputDropped} call(s) dropped\n`;
+    this.output = [];
+    this.outputChars = 0;
+    this.outputDropped = 0;
+    this.deviceOutput(text);
+  }
 }
 
 /** Module globals/const placement, once per (memory, module). */

@@ -76,7 +76,11 @@ export class FunctionalFault extends SimulationError {
 
 /** Where and why a {@link FunctionalFault} happened. Fields that do not apply are undefined. */
 export interface FunctionalFaultDetails {
-  readonly kind: 'memory' | 'deadlock' | 'limit' | 'unsupported';
+  /**
+   * `memory` (bad access), `deadlock` (barrier), `limit` (instruction cap), `unsupported`,
+   * `trap` (the kernel executed `trap`), `assert` (a failed device `assert`, `__assertfail`).
+   */
+  readonly kind: 'memory' | 'deadlock' | 'limit' | 'unsupported' | 'trap' | 'assert';
   readonly kernel: string;
   /** Function (kernel or `.func`) containing the faulting instruction. */
   readonly function?: string;
@@ -92,6 +96,14 @@ export interface FunctionalFaultDetails {
   readonly warp?: number;
   /** Lane (0..31). */
   readonly lane?: number;
+  /** Thread index in the CTA (`%tid`: x, y, z) of the faulting lane. */
+  readonly thread?: readonly [number, number, number];
+  /** `assert`: the asserted expression as nvcc wrote it (`t != bad`). */
+  readonly assertion?: string;
+  /** `assert`: CUDA source file and line of the `assert`, and the function name nvcc passed. */
+  readonly sourceFile?: string;
+  readonly sourceLine?: number;
+  readonly sourceFunction?: string;
   /** Faulting address, in the space named by `space`. */
   readonly address?: number;
   /** State space of the access (`global`, `shared`, ... or `generic`). */

@@ -58,6 +58,12 @@ export class WarpStepInfo {
   exited = false;
   /** SIMT stack depth after the step. */
   stackDepth = 0;
+  /**
+   * `nanosleep`: the sleep the warp asked for, in nanoseconds (the largest value of its active
+   * lanes, at most 1 ms as PTX bounds it); 0 for every other instruction. The timing model keeps
+   * the warp from issuing for that long; the functional model ignores it.
+   */
+  sleepNs = 0;
 
   /** Resets the per-instruction fields (called by `step`). */
   reset(): void {
@@ -73,5 +79,6 @@ export class WarpStepInfo {
     this.isStore = false;
     this.diverged = false;
     this.jumped = false;
+    this.sleepNs = 0;
   }
 }

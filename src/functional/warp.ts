@@ -15,14 +15,21 @@
  * copying their return values. `bar.sync` blocks the whole warp until the CTA barrier completes
  * (barriers are per warp: a warp arrives with whatever lanes are active).
  *
+ * Runtime calls (`call vprintf`, `call __assertfail`) are executed here, lane by lane in
+ * increasing lane order, without entering a callee: `vprintf` formats the lane's arguments and
+ * hands the text to the launch (printed after the kernel, by CTA then thread); `__assertfail`
+ * and `trap` stop the kernel with a {@link FunctionalFault} naming the kernel, CTA and thread.
+ *
  * Atomics and stores of one warp instruction are applied lane by lane in increasing lane order,
  * so for conflicting plain stores the highest lane wins and atomics see the results of lower
  * lanes (PTX leaves the order unspecified; this is warpstate's defined order).
  */
 
-import { SpecialReg, StateSpace } from '../isa/ir.ts';
+import { BarRedOp, SpecialReg, StateSpace, Syscall } from '../isa/ir.ts';
 import type { Instruction } from '../isa/ir.ts';
-import { InstrKind, type CompiledInstr, type ExecWarp } from './exec-types.ts';
+import { InstrKind, type CompiledInstr, type ExecWarp, type Slot } from './exec-types.ts';
+import { resolve } from './mem-access.ts';
+import { formatDevicePrintf, MAX_PRINTF_STRING } from './printf.ts';
 import { CLOCK_SREGS, type CompiledFunction, type CompiledKernel } from './compile.ts';
 import { popc32 as popcount } from './ops/int.ts';
 import type { FunctionalCta } from './cta.ts';
@@ -92,6 +99,11 @@ export class FunctionalWarp implements ExecWarp {
   done = false;
   /** Barrier id the warp waits at, or -1. */
   atBarrier = -1;
+  /** `bar.red` in flight (set by the CTA, written back at the barrier's release): barrier id or -1, reduction, lanes, destination. */
+  redBarrier = -1;
+  redOp: BarRedOp = BarRedOp.None;
+  redMask = 0;
+  redDst: Slot | undefined = undefined;
   /** Warp instructions executed. */
   warpInstructions = 0;
   /** Thread instructions executed (sum of active lanes). */
@@ -168,6 +180,7 @@ export class FunctionalWarp implements ExecWarp {
     this.fillSpecials();
     this.exitedMask = 0;
     this.atBarrier = -1;
+    this.redBarrier = -1;
     this.warpInstructions = 0;
     this.threadInstructions = 0;
     this.clock = 0;
@@ -325,8 +338,31 @@ export class FunctionalWarp implements ExecWarp {
         if (exec !== 0) {
           const id = this.laneValue(ci.barId!.slot, ci.barId!.bits, exec) & 15;
           const count = ci.barCount ? this.laneValue(ci.barCount.slot, ci.barCount.bits, exec) : 0;
-          this.cta.arrive(this, id, count, !ci.barArrive);
+          if (ci.barRed !== BarRedOp.None) {
+            const p = ci.barPred!;
+            const v = p.slot === 0 ? 0 : p.slot === 1 ? -1 : this.preds[p.slot]!;
+            this.cta.arriveRed(this, id, count, ci.barRed, (p.neg ? ~v : v) & exec, exec, ci.barDst!);
+          } else this.cta.arrive(this, id, count, !ci.barArrive);
         }
+        break;
+      case InstrKind.Syscall:
+        if (exec !== 0) this.syscall(ci, fnIdx, pc, exec);
+        this.advance(t, pc + 1);
+        break;
+      case InstrKind.Sleep:
+        if (exec !== 0) {
+          // PTX: the sleep lasts at most 2t and never more than 1 ms; warpstate sleeps t (the
+          // largest of the active lanes), capped at 1 ms
+          const s = ci.sleepNs!;
+          let ns = 0;
+          for (let l = 0; l < 32; l++) if ((exec >>> l) & 1 && this.u32[s.slot + l]! > ns) ns = this.u32[s.slot + l]!;
+          info.sleepNs = ns > 1_000_000 ? 1_000_000 : ns;
+        }
+        this.advance(t, pc + 1);
+        break;
+      case InstrKind.Trap:
+        if (exec !== 0) throw this.programFault('trap', ci, fnIdx, pc, 31 - Math.clz32(exec & -exec), 'trap', {});
+        this.advance(t, pc + 1);
         break;
       default:
         this.advance(t, pc + 1);
@@ -589,6 +625,109 @@ export class FunctionalWarp implements ExecWarp {
         } else this.u32[s.slot + l] = v;
       }
     }
+  }
+
+  /** Thread index (x, y, z) in the CTA of lane `l`. */
+  private threadIndex(l: number): [number, number, number] {
+    const [bx, by] = this.kernel.block;
+    const tid = this.warpIndex * 32 + l;
+    return [tid % bx, Math.floor(tid / bx) % by, Math.floor(tid / (bx * by))];
+  }
+
+  /**
+   * A fault the program raised itself (`trap`, a failed `assert`): what the device printed
+   * so far is flushed first, as the CUDA runtime prints the printf buffer before reporting it.
+   */
+  private programFault(kind: 'trap' | 'assert', ci: CompiledInstr, fnIdx: number, pc: number, lane: number, what: string, extra: Partial<Record<'assertion' | 'sourceFile' | 'sourceFunction', string> & { sourceLine: number }>): FunctionalFault {
+    this.kernel.flushDeviceOutput();
+    const fn = this.code[fnIdx]!.fn;
+    const ins = ci.ins;
+    const thread = this.threadIndex(lane);
+    const msg =
+      `${this.kernel.file}:${ins.line}: ${what} in kernel ${this.kernel.entry.name}, CTA (${this.cta.ctaId.join(',')}), thread (${thread.join(',')}) ` +
+      `(function ${fn.name}, pc ${pc} '${ins.opText}', warp ${this.warpIndex}, lane ${lane})`;
+    return new FunctionalFault(msg, {
+      kind,
+      kernel: this.kernel.entry.name,
+      function: fn.name,
+      pc,
+      line: ins.line,
+      opText: ins.opText,
+      cta: this.cta.ctaId,
+      warp: this.warpIndex,
+      lane,
+      thread,
+      reason: what,
+      ...extra,
+    });
+  }
+
+  /** Reads `size` (1, 4 or 8) bytes at generic address `a` as lane `l` sees it (little-endian). */
+  private readGeneric(a: number, size: 1 | 4 | 8, l: number): bigint {
+    const o = resolve(this, StateSpace.Generic, a, size, l);
+    const st = this.memStore;
+    if (size === 1) return BigInt(st.u8[o]!);
+    if (size === 4) return BigInt(st.u32[o >> 2]!);
+    return BigInt(st.u32[o >> 2]!) | (BigInt(st.u32[(o >> 2) + 1]!) << 32n);
+  }
+
+  /** The NUL-terminated string at generic address `a` for lane `l` (bytes as Latin-1, at most `max`). */
+  private readString(a: number, l: number, max: number): string {
+    let s = '';
+    for (let i = 0; i < max; i++) {
+      const c = Number(this.readGeneric(a + i, 1, l));
+      if (c === 0) break;
+      s += String.fromCharCode(c);
+    }
+    return s;
+  }
+
+  /**
+   * Executes a runtime call for `lanes`, in increasing lane order (CUDA device runtime:
+   * `vprintf(format, args)`, `__assertfail(message, file, line, function, charSize)`).
+   * @throws FunctionalFault for a failed assertion, or a bad address in the arguments
+   */
+  private syscall(ci: CompiledInstr, fnIdx: number, pc: number, lanes: number): void {
+    const plan = ci.call!;
+    for (const a of plan.args) this.copyToFrame(a.reg, a.varOff, a.paramOff, a.size, lanes);
+    const u8 = this.local.u8;
+    const param = (l: number, k: number): number => {
+      const base = l * this.localStride + plan.args[k]!.paramOff;
+      let v = 0;
+      for (let b = plan.args[k]!.size - 1; b >= 0; b--) v = v * 256 + u8[base + b]!;
+      return v;
+    };
+    for (let l = 0; l < 32; l++) {
+      if (((lanes >>> l) & 1) === 0) continue;
+      try {
+        if (ci.syscall === Syscall.AssertFail) {
+          const line = param(l, 2);
+          const assertion = this.readString(param(l, 0), l, MAX_PRINTF_STRING);
+          const sourceFile = this.readString(param(l, 1), l, MAX_PRINTF_STRING);
+          const sourceFunction = this.readString(param(l, 3), l, MAX_PRINTF_STRING);
+          throw this.programFault('assert', ci, fnIdx, pc, l, `${sourceFile}:${line}: ${sourceFunction}: Assertion \`${assertion}\` failed`, { assertion, sourceFile, sourceLine: line, sourceFunction });
+        }
+        const format = this.readString(param(l, 0), l, MAX_PRINTF_STRING);
+        const args = param(l, 1);
+        const out = formatDevicePrintf(format, {
+          arg: (off, size) => this.readGeneric(args + off, size, l),
+          string: (a, max) => this.readString(Number(a), l, max),
+        });
+        this.kernel.recordDeviceOutput(this.cta.ctaId, this.warpIndex * 32 + l, out.text);
+        // vprintf returns the number of arguments it read
+        for (const r of plan.rets) {
+          const base = l * this.localStride + r.paramOff;
+          for (let b = 0; b < r.size; b++) u8[base + b] = b < 4 ? (out.argCount >>> (8 * b)) & 0xff : 0;
+        }
+      } catch (e) {
+        if (e instanceof MemoryAccessFault) {
+          const f = this.programFault('trap', ci, fnIdx, pc, l, `${e.reason} ${e.size}-byte ${e.space} read at address 0x${e.address.toString(16)} in the arguments of ${ci.syscall === Syscall.Vprintf ? 'printf' : 'assert'}`, {});
+          throw new FunctionalFault(f.message, { ...f.details, kind: 'memory', address: e.address, space: e.space, size: e.size });
+        }
+        throw e;
+      }
+    }
+    for (const r of plan.rets) this.copyFromFrame(r.reg, r.varOff, r.paramOff, r.size, lanes);
   }
 
   private memoryFault(ci: CompiledInstr, fnIdx: number, pc: number, exec: number, e: MemoryAccessFault): FunctionalFault {

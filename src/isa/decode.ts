@@ -14,6 +14,7 @@ import { InputError } from '../errors.ts';
 import {
   AtomOp,
   BarOp,
+  BarRedOp,
   BoolOp,
   CmpOp,
   MemScope,
@@ -31,6 +32,7 @@ import {
   SpecialReg,
   STATE_SPACE_NAME,
   StateSpace,
+  Syscall,
   TestpOp,
   TypeKind,
   VoteMode,
@@ -110,6 +112,8 @@ export interface DecodeContext {
   findVariable(name: string): PtxVariable | undefined;
   /** Index of the function's hidden carry register (created on first use). */
   carryRegister(): number;
+  /** `entry` or `func` when `name` is a kernel or device function declared so far (its address taken: a function pointer), else undefined. */
+  functionKind?(name: string): 'entry' | 'func' | undefined;
 }
 
 /** Result of decoding one statement. */
@@ -173,6 +177,8 @@ export function newInstruction(index: number, op: Opcode, opText: string, line: 
     testOp: TestpOp.None,
     prmtMode: PrmtMode.Default,
     barOp: BarOp.None,
+    barRed: BarRedOp.None,
+    syscall: Syscall.None,
     scope: MemScope.None,
     uni: false,
     cc: false,
@@ -272,7 +278,17 @@ const TESTP_BY_NAME: Readonly<Record<string, TestpOp>> = {
 const PRMT_BY_NAME: Readonly<Record<string, PrmtMode>> = {
   f4e: PrmtMode.F4e, b4e: PrmtMode.B4e, rc8: PrmtMode.Rc8, ecl: PrmtMode.Ecl, ecr: PrmtMode.Ecr, rc16: PrmtMode.Rc16,
 };
+/** Opcodes that take `.f16` (moving or converting halves, not computing with them). */
+const HALF_OK: ReadonlySet<Opcode> = new Set([Opcode.Ld, Opcode.Ldu, Opcode.St, Opcode.Cvt, Opcode.Mov]);
 const CACHE_OPS = new Set(['ca', 'cg', 'cs', 'lu', 'cv', 'wb', 'wt']);
+
+/** Special registers warpstate does not model (PTX ISA chapter 10), with the feature named in the refusal. */
+const UNSUPPORTED_SPECIAL: readonly (readonly [RegExp, string])[] = [
+  [/^%envreg\d+$/, 'driver environment registers (%envreg<N>)'],
+  [/^%pm\d+(_64)?$/, 'performance-monitoring counters (%pm<N>)'],
+  [/^%(cluster|is_explicit_cluster|clusterid|nclusterid|cluster_ctaid|cluster_nctaid|cluster_ctarank|cluster_nctarank)/, 'thread-block clusters (%cluster*)'],
+  [/^%(reserved_smem_offset|aggr_smem_size|current_graph_exec)/, 'special registers %reserved_smem_offset_*, %aggr_smem_size, %current_graph_exec'],
+];
 
 /** Special registers by name; the boolean says whether it has `.x/.y/.z` components. */
 const SPECIAL_BY_NAME: ReadonlyMap<string, readonly [SpecialReg, boolean]> = new Map([
@@ -302,17 +318,30 @@ const SPECIAL_BY_NAME: ReadonlyMap<string, readonly [SpecialReg, boolean]> = new
   ['WARP_SZ', [SpecialReg.WarpSize, false]],
 ]);
 
-/** PTX opcodes that exist but warpstate does not execute (for a clearer message than "unknown"). */
-const KNOWN_UNSUPPORTED = new Set([
-  'sad', 'lop3', 'fns', 'bmsk', 'szext', 'dp4a', 'dp2a', 'tanh',
-  'prefetch', 'prefetchu', 'isspacep', 'tex', 'tld4', 'txq', 'suld', 'sust', 'sured', 'suq', 'trap',
-  'brkpt', 'pmevent', 'nanosleep', 'brx', 'match', 'redux', 'mma', 'wmma', 'ldmatrix', 'stmatrix',
-  'cp', 'mbarrier', 'elect', 'getctarank', 'mapa', 'griddepcontrol', 'setmaxnreg', 'multimem',
-  'cvt.pack', 'alloca', 'stackrestore', 'stacksave', 'istypep', 'applypriority', 'discard',
-  'createpolicy', 'tensormap', 'clusterlaunchcontrol', 'tcgen05', 'movmatrix', 'wgmma', 'bar.red',
-  'ld.global.nc.L2', 'vabsdiff', 'vadd', 'vsub', 'vmad', 'vmax', 'vmin', 'vset', 'vshl', 'vshr',
-  'vadd2', 'vadd4', 'fma.rn.f16', 'add.f16', 'cvt.rn.f16x2', 'ex2.approx.f16', 'bf16',
+/**
+ * PTX opcodes that exist but warpstate does not execute, each with the feature name its refusal
+ * gives ("not supported: <feature>"), so a benchmark's PTX is refused with what it needs rather
+ * than as an unknown opcode. Source: PTX ISA 9.0 chapter 9 (instruction list).
+ */
+const KNOWN_UNSUPPORTED: ReadonlyMap<string, string> = new Map([
+  ...['tex', 'tld4', 'txq', 'istypep'].map((o) => [o, `texture instructions (${o})`] as const),
+  ...['suld', 'sust', 'sured', 'suq'].map((o) => [o, `surface instructions (${o})`] as const),
+  ['match', 'warp match (match.any.sync / match.all.sync)'],
+  ['redux', 'warp reduction (redux.sync)'],
+  ...['wmma', 'mma', 'ldmatrix', 'stmatrix', 'movmatrix', 'wgmma', 'tcgen05'].map((o) => [o, `warp matrix instructions (${o})`] as const),
+  ['brx', 'indirect branch (brx.idx)'],
+  ['brkpt', 'breakpoints (brkpt)'],
+  ['pmevent', 'performance-monitor events (pmevent)'],
+  ...['sad', 'lop3', 'fns', 'szext', 'dp4a', 'dp2a', 'tanh', 'prefetch', 'prefetchu', 'isspacep', 'elect', 'getctarank', 'mapa', 'applypriority', 'discard', 'createpolicy'].map((o) => [o, `instruction '${o}'`] as const),
+  ...['cp', 'mbarrier', 'griddepcontrol', 'setmaxnreg', 'multimem', 'tensormap', 'clusterlaunchcontrol'].map((o) => [o, `asynchronous / cluster instructions (${o})`] as const),
+  ...['alloca', 'stackrestore', 'stacksave'].map((o) => [o, `dynamic stack allocation (${o})`] as const),
+  ...['vabsdiff', 'vadd', 'vsub', 'vmad', 'vmax', 'vmin', 'vset', 'vshl', 'vshr',
+    'vabsdiff2', 'vadd2', 'vsub2', 'vavrg2', 'vmax2', 'vmin2', 'vset2',
+    'vabsdiff4', 'vadd4', 'vsub4', 'vavrg4', 'vmax4', 'vmin4', 'vset4'].map((o) => [o, `SIMD video instructions (${o})`] as const),
 ]);
+
+/** Modifier types of half-precision arithmetic, which warpstate does not execute (loads, stores, moves and `cvt` of `.f16` it does). */
+const HALF_TYPES = new Set(['f16x2', 'bf16', 'bf16x2', 'e4m3x2', 'e5m2x2', 'tf32']);
 
 const OPCODE_BY_NAME: Readonly<Record<string, Opcode>> = {
   mov: Opcode.Mov, ld: Opcode.Ld, ldu: Opcode.Ldu, st: Opcode.St, cvta: Opcode.Cvta, cvt: Opcode.Cvt,
@@ -326,7 +355,8 @@ const OPCODE_BY_NAME: Readonly<Record<string, Opcode>> = {
   copysign: Opcode.Copysign, testp: Opcode.Testp, atom: Opcode.Atom, red: Opcode.Red, bar: Opcode.Bar,
   barrier: Opcode.Bar, membar: Opcode.Membar, fence: Opcode.Membar, bra: Opcode.Bra, ret: Opcode.Ret,
   exit: Opcode.Exit, call: Opcode.Call, shfl: Opcode.Shfl, vote: Opcode.Vote, activemask: Opcode.Activemask,
-  bfind: Opcode.Bfind, madc: Opcode.Madc, shf: Opcode.Shf,
+  bfind: Opcode.Bfind, madc: Opcode.Madc, shf: Opcode.Shf, nanosleep: Opcode.Nanosleep, bmsk: Opcode.Bmsk,
+  trap: Opcode.Trap,
 };
 
 /**
@@ -336,7 +366,8 @@ const OPCODE_BY_NAME: Readonly<Record<string, Opcode>> = {
 export function opcodeProblem(opcode: string): string | undefined {
   const base = opcode.split('.')[0]!;
   if (Object.hasOwn(OPCODE_BY_NAME, base)) return undefined;
-  return KNOWN_UNSUPPORTED.has(base) ? `instruction '${base}' is not supported by warpstate` : `unknown opcode '${base}'`;
+  const feature = KNOWN_UNSUPPORTED.get(base);
+  return feature !== undefined ? `not supported: ${feature}` : `unknown opcode '${base}'`;
 }
 
 function doubleWidth(t: ScalarType): ScalarType {
@@ -512,6 +543,9 @@ class Decoder {
     if (o.kind !== RawKind.Name) this.failOperand(o, `${role} must be a register`);
     const r = this.ctx.findRegister(o.name);
     if (!r) {
+      const unsupported = UNSUPPORTED_SPECIAL.find(([re]) => re.test(o.name));
+      if (unsupported) this.failOperand(o, `not supported: ${unsupported[1]}`);
+      this.refuseFunctionAddress(o);
       if (SPECIAL_BY_NAME.has(o.name) || SPECIAL_BY_NAME.has(o.name.replace(/\.[xyz]$/, ''))) {
         this.failOperand(o, `special register '${o.name}' can only be read by mov or cvt`);
       }
@@ -523,6 +557,13 @@ class Decoder {
       this.failOperand(o, `register '${o.name}' has type ${this.typeName(r.type)}, incompatible with ${this.typeName(want)}`);
     }
     return r;
+  }
+
+  /** A kernel's address is a device-side launch, a `.func`'s a function pointer: both refused. */
+  private refuseFunctionAddress(o: RawOperand): void {
+    const kind = this.ctx.functionKind?.(o.name);
+    if (kind === 'entry') this.failOperand(o, `not supported: dynamic parallelism (address of kernel '${o.name}')`);
+    if (kind === 'func') this.failOperand(o, `not supported: function pointers (address of function '${o.name}')`);
   }
 
   regOperand(r: RegisterInfo, o: RawOperand, negate: boolean): Operand {
@@ -566,9 +607,11 @@ class Decoder {
     let bits: bigint;
     let value: number;
     if (kind === TypeKind.Pred) {
-      if (lit.kind !== 'int' || o.numNeg || lit.value > 1n) this.failOperand(o, 'a predicate immediate must be 0 or 1');
-      bits = lit.value;
-      value = Number(lit.value);
+      // PTX ISA §6.4.2 / §5.2.4: integer constants stand for predicates as in C, zero is false
+      // and any other value true (nvcc writes `mov.pred %p, -1`, `xor.pred %p, %q, -1`).
+      if (lit.kind !== 'int') this.failOperand(o, 'a predicate immediate must be an integer (0 is false, anything else true)');
+      bits = lit.value === 0n ? 0n : 1n;
+      value = Number(bits);
     } else if (want === S.F32 || want === S.F64) {
       let x: number;
       switch (lit.kind) {
@@ -668,6 +711,8 @@ class Decoder {
   /** A special register read by mov/cvt, or undefined when `o` names none. */
   special(o: RawOperand, want: ScalarType): Operand | undefined {
     if (o.kind !== RawKind.Name) return undefined;
+    const unsupported = UNSUPPORTED_SPECIAL.find(([re]) => re.test(o.name));
+    if (unsupported) this.failOperand(o, `not supported: ${unsupported[1]}`);
     let name = o.name;
     let component = -1;
     let entry = SPECIAL_BY_NAME.get(name);
@@ -714,6 +759,8 @@ class Decoder {
 
   decode(): Decoded {
     const ins = this.ins;
+    const half = this.mods.find((m) => HALF_TYPES.has(m)) ?? (this.mods.includes('f16') && !HALF_OK.has(ins.op) ? 'f16' : undefined);
+    if (half !== undefined) this.fail(`not supported: half-precision arithmetic (.${half})`);
     switch (ins.op) {
       case Opcode.Add:
       case Opcode.Sub:
@@ -988,7 +1035,7 @@ class Decoder {
         const ops = this.count(1);
         const o = ops[0]!;
         if (o.kind !== RawKind.Name || o.negate || o.offset !== 0n) this.failOperand(o, 'expected a label');
-        if (this.ctx.findRegister(o.name)) this.failOperand(o, 'indirect branches are not supported');
+        if (this.ctx.findRegister(o.name)) this.failOperand(o, 'not supported: indirect branches');
         const op = newOperand(OperandKind.Label, o.text);
         op.label = o.name;
         ins.src = [op];
@@ -1042,6 +1089,31 @@ class Decoder {
         ins.dst = [this.dstReg(ops[0]!, t)];
         break;
       }
+      case Opcode.Nanosleep: {
+        // nanosleep.u32 t (PTX ISA §9.7.19.x, sm_70+): t in nanoseconds, register or immediate
+        this.oneType([S.U32]);
+        this.done();
+        const ops = this.count(1);
+        ins.src = [this.src(ops[0]!, S.U32)];
+        break;
+      }
+      case Opcode.Bmsk: {
+        // bmsk.{clamp,wrap}.b32 d, a, b (PTX ISA §9.7.1.x): a mask of b bits from bit a
+        const clamp = this.flag('clamp');
+        const wrap = this.flag('wrap');
+        if (clamp === wrap) this.fail(`'bmsk' needs exactly one of .clamp or .wrap`);
+        ins.clamp = clamp;
+        const t = this.oneType([S.B32]);
+        this.done();
+        const ops = this.count(3);
+        ins.dst = [this.dstReg(ops[0]!, t)];
+        ins.src = [this.src(ops[1]!, S.U32), this.src(ops[2]!, S.U32)];
+        break;
+      }
+      case Opcode.Trap:
+        this.done();
+        this.count(0);
+        break;
       default:
         this.fail(`instruction '${this.base}' is not supported by warpstate`);
     }
@@ -1277,6 +1349,7 @@ class Decoder {
     }
     ins.dst = [this.dstReg(d, t)];
     if (a.kind === RawKind.Name && !this.ctx.findRegister(a.name)) {
+      this.refuseFunctionAddress(a);
       const sp = this.special(a, t);
       if (sp) {
         ins.src = [sp];
@@ -1429,21 +1502,50 @@ class Decoder {
     }
     this.flag('cta');
     this.flag('aligned');
+    if (this.flag('red')) {
+      this.barRed();
+      return;
+    }
     const sync = this.flag('sync');
     const arrive = this.flag('arrive');
-    if (this.mods.includes('red')) this.fail(`'${this.base}.red' is not supported by warpstate`);
     if (sync === arrive) this.fail(`'${this.base}' needs exactly one of .sync or .arrive`);
     ins.barOp = sync ? BarOp.Sync : BarOp.Arrive;
     this.done();
     const ops = arrive ? this.count(2) : this.count(1, 2);
+    ins.src = this.barIdCount(ops);
+  }
+
+  /** Barrier id and optional thread count of `bar`/`bar.red` (checked when immediate). */
+  private barIdCount(ops: readonly RawOperand[]): Operand[] {
     const id = this.src(ops[0]!, S.U32);
     if (id.kind === OperandKind.Imm && id.value > 15) this.failOperand(ops[0]!, 'barrier id must be 0..15');
-    const src = [id];
+    const out = [id];
     if (ops.length > 1) {
       const cnt = this.src(ops[1]!, S.U32);
       if (cnt.kind === OperandKind.Imm && (cnt.value <= 0 || cnt.value % 32 !== 0)) this.failOperand(ops[1]!, 'thread count must be a positive multiple of 32');
-      src.push(cnt);
+      out.push(cnt);
     }
+    return out;
+  }
+
+  /**
+   * `bar{.cta}.red.popc{.aligned}.u32 d, a{, b}, {!}c` and `bar{.cta}.red.{and,or}{.aligned}.pred
+   * p, a{, b}, {!}c` (PTX ISA §9.7.13.4; `barrier` spellings too): a `bar.sync` that also
+   * reduces predicate `c` over the participating threads.
+   */
+  private barRed(): void {
+    const ins = this.ins;
+    this.flag('sync'); // barrier.red.sync is not PTX, but harmless
+    const op = this.pick({ popc: BarRedOp.Popc, and: BarRedOp.And, or: BarRedOp.Or } as Record<string, BarRedOp>, 'reduction');
+    if (op === undefined) this.fail(`'${this.base}.red' needs .popc, .and or .or`);
+    const t = this.oneType(op === BarRedOp.Popc ? [S.U32] : [S.Pred]);
+    this.done();
+    ins.barOp = BarOp.Sync;
+    ins.barRed = op;
+    const ops = this.count(3, 4);
+    ins.dst = [this.dstReg(ops[0]!, t)];
+    const src = this.barIdCount(ops.slice(1, ops.length - 1));
+    src.push(this.predSrc(ops[ops.length - 1]!, true));
     ins.src = src;
   }
 
@@ -1477,14 +1579,14 @@ class Decoder {
     }
     const f = ops[k];
     if (!f || f.kind !== RawKind.Name || f.negate || f.offset !== 0n) this.fail(`'call' needs a function name`);
-    if (this.ctx.findRegister(f.name)) this.failOperand(f, 'indirect calls are not supported');
+    if (this.ctx.findRegister(f.name)) this.failOperand(f, 'not supported: function pointers (indirect call through a register)');
     k++;
     let args: readonly RawOperand[] = [];
     if (ops[k]?.kind === RawKind.List) {
       args = ops[k]!.elems;
       k++;
     }
-    if (k !== ops.length) this.failOperand(ops[k]!, 'unexpected operand in call (prototype-based indirect calls are not supported)');
+    if (k !== ops.length) this.failOperand(ops[k]!, 'not supported: function pointers (indirect call with a prototype)');
     this.calleeName = f.name;
     ins.callRets = rets.map((o) => this.callOperand(o, true));
     ins.callArgs = args.map((o) => this.callOperand(o, false));

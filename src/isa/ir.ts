@@ -133,7 +133,11 @@ export const STATE_SPACE_NAME: readonly string[] = Object.freeze([
  *   {@link Instruction.barOp} telling sync from arrive.
  * - `membar.{cta,gl,sys}` and `fence.{sc,acq_rel}.{cta,gpu,sys}` are `Membar`, with
  *   {@link Instruction.scope}.
- * - `call` to a `.func` is `Call`; indirect calls are refused.
+ * - `call` to a `.func` is `Call`; indirect calls are refused. A call to the body-less
+ *   `.extern .func` that nvcc emits for device `printf` (`vprintf`) or `assert`
+ *   (`__assertfail`) is a `Call` with {@link Instruction.syscall} set.
+ * - `bar.red.{popc,and,or}` / `barrier.red.*` are `Bar` with {@link Instruction.barRed}.
+ * - `nanosleep.u32`, `bmsk.{clamp,wrap}.b32` (with {@link Instruction.clamp}) and `trap`.
  */
 export const Opcode = {
   Mov: 0,
@@ -198,12 +202,15 @@ export const Opcode = {
   Bfind: 59,
   Madc: 60,
   Shf: 61,
+  Nanosleep: 62,
+  Bmsk: 63,
+  Trap: 64,
 } as const;
 /** An {@link Opcode} code. */
 export type Opcode = (typeof Opcode)[keyof typeof Opcode];
 
 /** Number of opcode codes (codes are `0 .. OPCODE_COUNT-1`). */
-export const OPCODE_COUNT = 62;
+export const OPCODE_COUNT = 65;
 
 /** PTX base spelling of each {@link Opcode}, indexed by code (`BarWarpSync` is `bar.warp.sync`). */
 export const OPCODE_NAME: readonly string[] = Object.freeze([
@@ -212,7 +219,7 @@ export const OPCODE_NAME: readonly string[] = Object.freeze([
   'bfi', 'clz', 'popc', 'brev', 'prmt', 'addc', 'subc', 'setp', 'set', 'selp', 'slct', 'fma',
   'rcp', 'sqrt', 'rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'copysign', 'testp', 'atom', 'red', 'bar',
   'bar.warp.sync', 'membar', 'bra', 'ret', 'exit', 'call', 'shfl', 'vote', 'activemask',
-  'bfind', 'madc', 'shf',
+  'bfind', 'madc', 'shf', 'nanosleep', 'bmsk', 'trap',
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -374,6 +381,43 @@ export const BarOp = {
 export type BarOp = (typeof BarOp)[keyof typeof BarOp];
 
 /**
+ * Reduction of `bar.red` / `barrier.red` (PTX ISA §9.7.13.4): the barrier also reduces a
+ * predicate over the participating threads and gives every one of them the result. `Popc`
+ * counts the threads whose predicate is true (`.popc.u32`); `And`/`Or` combine the predicates
+ * (`.and.pred`/`.or.pred`). `None` for every other instruction (the barrier op is then `Sync`
+ * or `Arrive`; a `bar.red` has barOp `Sync`: it waits like `bar.sync`).
+ */
+export const BarRedOp = {
+  None: 0,
+  Popc: 1,
+  And: 2,
+  Or: 3,
+} as const;
+/** A {@link BarRedOp} code. */
+export type BarRedOp = (typeof BarRedOp)[keyof typeof BarRedOp];
+
+/**
+ * Runtime services nvcc calls as body-less `.extern .func` (the CUDA device runtime, CUDA C++
+ * Programming Guide "Formatted Output" and "Assertion"): `Vprintf` is
+ * `vprintf(.param .b64 format, .param .b64 args) -> .b32` (device `printf`), `AssertFail` is
+ * `__assertfail(.b64 message, .b64 file, .b32 line, .b64 function, .b64 charSize)`. The
+ * functional model executes them itself; `None` for every other instruction.
+ */
+export const Syscall = {
+  None: 0,
+  Vprintf: 1,
+  AssertFail: 2,
+} as const;
+/** A {@link Syscall} code. */
+export type Syscall = (typeof Syscall)[keyof typeof Syscall];
+
+/** {@link Syscall} by the name of the `.extern .func` nvcc declares for it. */
+export const SYSCALL_BY_NAME: ReadonlyMap<string, Syscall> = new Map<string, Syscall>([
+  ['vprintf', Syscall.Vprintf],
+  ['__assertfail', Syscall.AssertFail],
+]);
+
+/**
  * Memory-consistency scope (PTX ISA §8.5): of `membar`/`fence` and of scoped
  * `atom`/`red`/`ld`/`st` (`.cta/.gpu/.sys`; `membar.gl` is `Gpu`). `None` when unstated.
  */
@@ -530,10 +574,12 @@ export interface Operand {
  *   `Alu`.
  * - `Load`/`Store`: `ld`/`ldu`/`st` of any state space (see {@link Instruction.space}).
  * - `Atomic`: `atom`, `red`.
- * - `Barrier`: CTA barriers `bar`/`barrier`.
- * - `Branch`: `bra`. `Call`, `Ret`, `Exit`: those instructions.
+ * - `Barrier`: CTA barriers `bar`/`barrier`, `bar.red` included.
+ * - `Branch`: `bra`. `Call`, `Ret`, `Exit`: those instructions (`trap` is `Exit`: it ends the
+ *   kernel; a `call` of `vprintf`/`__assertfail` is `Call`).
  * - `Membar`: `membar`/`fence`.
- * - `Other`: warp-level `shfl`, `vote`, `activemask`, `bar.warp.sync`.
+ * - `Other`: warp-level `shfl`, `vote`, `activemask`, `bar.warp.sync`, and `nanosleep`.
+ * - `bmsk` is `Alu`.
  */
 export const OpClass = {
   Alu: 0,
@@ -592,6 +638,10 @@ export interface DebugLoc {
  * | `vote.sync` | `[d]` | `[a (pred, maybe negated), membermask]` |
  * | `activemask` | `[d]` | `[]` |
  * | `bar`/`barrier` | `[]` | `[barrierId]` or `[barrierId, threadCount]` |
+ * | `bar.red` | `[d]` (`.u32` for popc, `.pred` for and/or) | `[barrierId, c]` or `[barrierId, threadCount, c]` (`c` a predicate, maybe negated) |
+ * | `nanosleep` | `[]` | `[t]` (ns, `.u32`) |
+ * | `bmsk` | `[d]` | `[a, b]` |
+ * | `trap` | `[]` | `[]` |
  * | `bar.warp.sync` | `[]` | `[membermask]` |
  * | `bra` | `[]` | `[Label]` |
  * | `call` | {@link callRets} | {@link callArgs} (here `src` is `[]`) |
@@ -647,6 +697,10 @@ export interface Instruction {
   readonly prmtMode: PrmtMode;
   /** Barrier operation of `bar`/`barrier`. */
   readonly barOp: BarOp;
+  /** Reduction of `bar.red`/`barrier.red` (barOp is then `Sync`); `None` otherwise. */
+  readonly barRed: BarRedOp;
+  /** `call` of a runtime service (`vprintf`, `__assertfail`); `None` otherwise. */
+  readonly syscall: Syscall;
   /** Scope of `membar/fence`, or of a scoped `atom/red/ld/st`. */
   readonly scope: MemScope;
   /** `.uni` on `bra`/`call`: the programmer asserts the branch is non-divergent. */
@@ -661,7 +715,7 @@ export interface Instruction {
   readonly shiftAmt: boolean;
   /** `shf` only: `.r` (shift right) when true, `.l` when false. */
   readonly shfRight: boolean;
-  /** `shf` only: `.clamp` (shift amount clamped to 32) when true, `.wrap` (amount mod 32) when false. */
+  /** `shf`/`bmsk`: `.clamp` (shift amount or bit position clamped to 32) when true, `.wrap` (mod 32) when false. */
   readonly clamp: boolean;
   /** Guard predicate register index (`@%p1`/`@!%p1`), or -1 when unguarded. */
   readonly guard: number;

@@ -27,6 +27,8 @@ import {
   SCALAR_TYPE_NAME,
   ScalarType,
   StateSpace,
+  Syscall,
+  SYSCALL_BY_NAME,
   TypeKind,
   VarKind,
 } from './ir.ts';
@@ -91,6 +93,18 @@ const RESERVED_REGISTER_NAMES = new Set([
   '%clock', '%clock_hi', '%clock64', '%lanemask_eq', '%lanemask_le', '%lanemask_lt', '%lanemask_ge',
   '%lanemask_gt', '%globaltimer', '%globaltimer_lo', '%globaltimer_hi', '%dynamic_smem_size',
   '%total_smem_size', '%cc',
+]);
+
+/**
+ * Body-less `.extern .func`s of the CUDA device runtime that warpstate does not provide, with
+ * the feature their call needs (CUDA C++ Programming Guide: "Dynamic Global Memory Allocation",
+ * "CUDA Dynamic Parallelism" device runtime API; nvcc declares them extern in the PTX).
+ */
+const UNSUPPORTED_EXTERNS: ReadonlyMap<string, string> = new Map([
+  ['malloc', 'device malloc/free'],
+  ['free', 'device malloc/free'],
+  ['__nv_aligned_device_malloc', 'device malloc/free'],
+  ...['__cudaCDP2GetParameterBufferV2', '__cudaCDP2LaunchDeviceV2', '__cudaCDP2LaunchDevice', '__cudaCDP2GetParameterBuffer', '__cudaCDP2DeviceSynchronize', 'cudaLaunchDevice', 'cudaLaunchDeviceV2', 'cudaGetParameterBuffer', 'cudaGetParameterBufferV2', 'cudaDeviceSynchronize', 'cudaCGGetIntrinsicHandle', 'cudaCGSynchronize', 'cudaStreamCreateWithFlags', 'cudaGetDevice', 'cudaDeviceGetAttribute', 'cudaOccupancyMaxActiveBlocksPerMultiprocessor', 'cudaFuncGetAttributes', 'cudaMalloc', 'cudaFree', 'cudaEventRecord', 'cudaGetLastError', 'cudaPeekAtLastError'].map((n) => [n, 'dynamic parallelism / device runtime API'] as const),
 ]);
 
 interface Scope {
@@ -893,6 +907,10 @@ class ModuleParser {
         }
         return paramScope.get(name) ?? this.globalByName.get(name);
       },
+      functionKind: (name) => {
+        const i = this.functionByName.get(name);
+        return i === undefined ? undefined : this.functions[i]!.isEntry ? 'entry' : 'func';
+      },
       carryRegister: () => {
         if (fn.ccReg < 0) {
           if (fn.registers.length >= MAX_REGISTERS_PER_FUNCTION) throw new InputError({ file: this.file, line: open.line }, `too many registers in function '${fn.name}'`);
@@ -950,6 +968,9 @@ class ModuleParser {
             break;
           case '.pragma':
             this.skipPragma();
+            break;
+          case '.callprototype':
+            this.err(t, 'not supported: function pointers (indirect call prototype)');
             break;
           case '.global':
           case '.const':
@@ -1185,8 +1206,14 @@ class ModuleParser {
           throw new InputError(at, `call to undefined function '${c.name}'`, c.name);
         }
         const g = fns[idx]!;
-        if (g.isEntry) throw new InputError(at, `cannot call kernel '${c.name}'`, c.name);
-        if (!g.hasBody) throw new InputError(at, `call to .func '${c.name}' which is declared but never defined`, c.name);
+        if (g.isEntry) throw new InputError(at, `not supported: dynamic parallelism (a kernel calling kernel '${c.name}')`, c.name);
+        const syscall = g.hasBody ? Syscall.None : (SYSCALL_BY_NAME.get(c.name) ?? Syscall.None);
+        if (!g.hasBody && syscall === Syscall.None) {
+          const feature = UNSUPPORTED_EXTERNS.get(c.name);
+          if (feature !== undefined) throw new InputError(at, `not supported: ${feature} (call to '${c.name}')`, c.name);
+          throw new InputError(at, `call to .func '${c.name}' which is declared but never defined`, c.name);
+        }
+        c.ins.syscall = syscall;
         if (c.ins.callArgs.length !== g.params.length) throw new InputError(at, `'${c.name}' takes ${g.params.length} argument(s), got ${c.ins.callArgs.length}`, c.name);
         if (c.ins.callRets.length !== g.returns.length) throw new InputError(at, `'${c.name}' returns ${g.returns.length} value(s), call receives ${c.ins.callRets.length}`, c.name);
         const check = (ops: readonly Operand[], formals: MutableVar[], what: string): void => {
@@ -1208,7 +1235,7 @@ class ModuleParser {
       const target = this.globalByName.get(rc.r.symbol);
       if (!target) {
         const at = { file: this.file, line: rc.line, column: rc.column };
-        if (this.functionByName.has(rc.r.symbol)) throw new InputError(at, `function addresses in initialisers are not supported`, rc.r.symbol);
+        if (this.functionByName.has(rc.r.symbol)) throw new InputError(at, `not supported: function pointers (address of function '${rc.r.symbol}' in an initialiser)`, rc.r.symbol);
         throw new InputError(at, `initialiser refers to undeclared symbol '${rc.r.symbol}'`, rc.r.symbol);
       }
     }

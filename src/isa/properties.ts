@@ -46,11 +46,13 @@ export function classifyInstruction(
     case Opcode.Ret:
       return OpClass.Ret;
     case Opcode.Exit:
+    case Opcode.Trap:
       return OpClass.Exit;
     case Opcode.Shfl:
     case Opcode.Vote:
     case Opcode.Activemask:
     case Opcode.BarWarpSync:
+    case Opcode.Nanosleep:
       return OpClass.Other;
     case Opcode.Mul:
     case Opcode.Mad:

@@ -27,8 +27,8 @@ describe('malformed PTX is refused with file, line, column and reason', () => {
   });
 
   it('a real PTX instruction warpstate does not execute is refused at load time', () => {
-    bodyError(['lop3.b32 %r0, %r1, %r1, %r1, 0xff;'], 0, "instruction 'lop3' is not supported by warpstate", 1);
-    bodyError(['tex.2d.v4.f32.f32 {%f0, %f1, %f0, %f1}, [%rd0, {%f0, %f1}];'], 0, "instruction 'tex' is not supported");
+    bodyError(['lop3.b32 %r0, %r1, %r1, %r1, 0xff;'], 0, "not supported: instruction 'lop3'", 1);
+    bodyError(['tex.2d.v4.f32.f32 {%f0, %f1, %f0, %f1}, [%rd0, {%f0, %f1}];'], 0, 'not supported: texture instructions (tex)');
   });
 
   it('bad operand type: a .u32 register in an .f32 instruction', () => {
@@ -57,7 +57,7 @@ describe('malformed PTX is refused with file, line, column and reason', () => {
     bodyError(['add.u16 %rs0, %rs1, 70000;'], 0, 'immediate 70000 does not fit in .u16');
     bodyError(['add.s32 %r0, %r1, 1.5;'], 0, 'a floating-point literal is not allowed for .s32');
     bodyError(['mov.b32 %r0, 0f3F80;'], 0, "malformed numeric literal '0f3F80'");
-    bodyError(['mov.pred %p0, 2;'], 0, 'a predicate immediate must be 0 or 1');
+    bodyError(['mov.pred %p0, 1.5;'], 0, 'a predicate immediate must be an integer');
   });
 
   it('unsupported or missing modifiers', () => {
@@ -136,7 +136,7 @@ describe('malformed PTX is refused with file, line, column and reason', () => {
     );
     expectInputError(() => parse(`${HEADER}.visible .entry j()\n{\nret;\n}\n.visible .entry k()\n{\ncall j;\nret;\n}\n`), {
       line: 10,
-      reason: "cannot call kernel 'j'",
+      reason: "not supported: dynamic parallelism (a kernel calling kernel 'j')",
     });
   });
 

@@ -591,6 +591,26 @@ export function shf(a: number, b: number, c: number, right: boolean, clamp: bool
 }
 
 /**
+ * `bmsk.{clamp,wrap}.b32 d, a, b` (PTX ISA 9.0 §9.7.1.x `bmsk`, sm_70+): a mask of `b` one-bits
+ * starting at bit `a`. Both operands are taken mod 32 (`.wrap`); with `.clamp` a position >= 32
+ * gives 0 and a width >= 32 runs to bit 31. A width of 0 gives 0; a field that runs past bit 31
+ * is cut there.
+ * @param a bit position (u32). @param b width (u32). @returns the mask (u32).
+ */
+export function bmsk(a: number, b: number, clamp: boolean): number {
+  const a32 = a >>> 0;
+  const b32 = b >>> 0;
+  const a1 = a32 & 31;
+  const b1 = b32 & 31;
+  if (clamp && a32 >= 32) return 0;
+  const low = (0xffffffff << a1) >>> 0; // bits from a1 up
+  // the bits from a1 + b1 up are cleared, unless the field reaches bit 31 (or clamps to it)
+  if (a1 + b1 >= 32 || (clamp && b32 >= 32)) return low;
+  if (b1 === 0) return 0;
+  return (low & ~(0xffffffff << (a1 + b1))) >>> 0;
+}
+
+/**
  * Byte-index table of the `prmt` modes `.f4e .b4e .rc8 .ecl .ecr .rc16` (PTX ISA §9.7.9.7,
  * `prmt` Table "Permute selector"): row = mode - 1, then 4 entries per selector value
  * `c[1:0]` = 0..3, giving the source byte of d.b0, d.b1, d.b2, d.b3 in that order.
