@@ -8,35 +8,68 @@
 import { readFileSync } from 'node:fs';
 import { resolve, resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
-import { createUnitRegistry } from '../../machines/index.ts';
-import { applyConfigOverrides, configToJson, formatConfig, getPreset, presetNames, resolveGpuConfig } from '../config/index.ts';
-import { InputError, SimulationError } from '../errors.ts';
-import { runKernelScenarioFunctional } from '../scenario/kernel-run.ts';
-import { loadScenario, type LoadedScenario } from '../scenario/loader.ts';
-import { JsonlSink, outputError, writeOutputFile, type TraceFilterOptions } from '../trace/sinks.ts';
-import { TraceRecorder } from '../trace/recorder.ts';
-import { runKernelScenarioTimingAsync, type TimingRunResult } from '../scenario/timing-run.ts';
+import { Argument, Command, CommanderError, Option } from 'commander';
+import { InputError, SimulationError, type SourceLocation } from '../errors.ts';
+import type { GpuConfig } from '../config/schema.ts';
+import type { LoadedScenario } from '../scenario/loader.ts';
+import type { JsonlSink, TraceFilterOptions } from '../trace/sinks.ts';
+import type { TraceRecorder } from '../trace/recorder.ts';
+import type { TimingRunResult } from '../scenario/timing-run.ts';
 import { RunInterrupted, signalExitCode, withInterrupts } from '../scenario/interrupt.ts';
-import { runAccelSimTraceAsync, type TraceRunResult } from '../scenario/trace-run.ts';
-import { writePtxScenarioTrace } from '../frontends/accelsim/ptx-trace.ts';
-import { evaluateStatCheck } from '../scenario/run.ts';
+import type { TraceRunResult } from '../scenario/trace-run.ts';
 import type { StatCheck } from '../scenario/schema.ts';
 import type { Engine } from '../sim/engine.ts';
 import { StatsRegistry } from '../stats/registry.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runScenario } from '../scenario/run.ts';
 import { parseDuration } from '../sim/time.ts';
-import { exportPerfettoFile } from '../trace/perfetto.ts';
-import { SeriesCsvSink } from '../stats/series-sink.ts';
-import { diffTraceFiles } from '../trace/diff.ts';
-import { describeUnitKind, describeUnitKindJson, listUnitKinds, statechartOf } from './describe.ts';
-import { configFields, leafValues, notModelledReason } from '../config/not-modelled.ts';
-import { checkNotModelled } from '../scenario/timing-run.ts';
-import { toMermaid, toStatelyJson } from '../report/diagram.ts';
-import { configTopology, formatTopology } from './topology.ts';
+import type { SeriesCsvSink } from '../stats/series-sink.ts';
+import { compareCommand } from './compare.ts';
+import { sweepCommand } from '../sweep/command.ts';
+
+/*
+ * Everything past commander and the small modules above is imported on first use, so a command
+ * loads only what it needs (issue 11 item 1): `config show` never loads the engine or xstate, a
+ * trace run never loads the PTX front end from here, `--help` loads neither. Node caches each
+ * module, so a second `import()` costs a map lookup.
+ */
+const load = {
+  config: () => import('../config/index.ts'),
+  notModelled: () => import('../config/not-modelled.ts'),
+  machines: () => import('../../machines/index.ts'),
+  loader: () => import('../scenario/loader.ts'),
+  kernelRun: () => import('../scenario/kernel-run.ts'),
+  timingRun: () => import('../scenario/timing-run.ts'),
+  traceRun: () => import('../scenario/trace-run.ts'),
+  scenarioRun: () => import('../scenario/run.ts'),
+  ptxTrace: () => import('../frontends/accelsim/ptx-trace.ts'),
+  sinks: () => import('../trace/sinks.ts'),
+  recorder: () => import('../trace/recorder.ts'),
+  perfetto: () => import('../trace/perfetto.ts'),
+  diff: () => import('../trace/diff.ts'),
+  seriesSink: () => import('../stats/series-sink.ts'),
+  describe: () => import('./describe.ts'),
+  diagram: () => import('../report/diagram.ts'),
+  topology: () => import('./topology.ts'),
+};
+
+/**
+ * `WARPSTATE_STARTUP_CPU=1` (issue 11, read by `bench/startup.ts`): prints to stderr the CPU time
+ * (user + system, seconds, from process start: `process.cpuUsage()`) when the first simulated
+ * event fires, as `[warpstate] startup: <s> CPU s ...`. It queues one extra event at time 0 ahead
+ * of every other (priority -1), so the run's `events` count is one higher; nothing else changes.
+ */
+function probeStartup(engine: Engine, err: (s: string) => void): void {
+  if (process.env.WARPSTATE_STARTUP_CPU !== '1') return;
+  engine.queue.push(0, -1, {
+    fire: () => {
+      const u = process.cpuUsage();
+      err(`[warpstate] startup: ${((u.user + u.system) / 1e6).toFixed(3)} CPU s (user ${(u.user / 1e6).toFixed(3)}, system ${(u.system / 1e6).toFixed(3)}) to the first simulated event\n`);
+    },
+  }, null);
+}
+
 
 /** Exit codes of the CLI. */
 export const ExitCode = { ok: 0, checkFailed: 1, badInput: 2, simulationFailed: 3 } as const;
@@ -88,6 +121,10 @@ interface KernelRunOpts {
   traceTo?: string;
   series?: string;
   sampleInterval?: string;
+  /** `--summary`, `--stats-all`, `--report` (src/cli/summary.ts). */
+  summary?: boolean;
+  statsAll?: boolean;
+  report?: string;
 }
 
 /** Runs a kernel scenario, functionally or on the timing model. */
@@ -100,6 +137,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     if (opts.maxCycles !== undefined || opts.until !== undefined) {
       throw new InputError({ file: opts.maxCycles !== undefined ? '--max-cycles' : '--until' }, 'needs a timing run (a functional run has no cycles; it is capped by the scenario field maxWarpInstructions)');
     }
+    const [{ runKernelScenarioFunctional }, { writeOutputFile }] = await Promise.all([load.kernelRun(), load.sinks()]);
     const stats = new StatsRegistry();
     const head = { scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode };
     let r: ReturnType<typeof runKernelScenarioFunctional>;
@@ -124,7 +162,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     printChecks(r.checks, out);
     return r.passed ? ExitCode.ok : ExitCode.checkFailed;
   }
-  const outputs = new RunOutputs(opts, loaded.scenario.name);
+  const [outputs, { runKernelScenarioTimingAsync }] = await Promise.all([RunOutputs.create(opts, loaded.scenario.name), load.timingRun()]);
   const started = Date.now();
   let lastReport = started;
   const head = { scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode };
@@ -136,7 +174,10 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
         strict: opts.strict === true,
         ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
         ...(opts.until !== undefined ? { untilPs: parseDuration(opts.until, { file: '--until' }, 'until') } : {}),
-        onEngine: (engine) => outputs.attach(engine),
+        onEngine: (engine) => {
+          outputs.attach(engine);
+          probeStartup(engine, err);
+        },
         onProgress: (engine) => {
           outputs.checkSink();
           const now = Date.now();
@@ -151,14 +192,21 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     return outputs.fail(head, e, err);
   }
   const stoppedAt = result.stoppedAtPs;
+  const simWall = (Date.now() - started) / 1000;
   await outputs.finish(head, stoppedAt !== undefined ? { reason: 'until', partial: true, time_ps: stoppedAt } : null, result.checks);
   for (const w of result.warnings) err(`${w}\n`);
   if (stoppedAt !== undefined) err(`[warpstate] stopped at ${stoppedAt} ps (--until / until) before the kernels finished: partial statistics; reference checks not evaluated\n`);
-  if (!opts.quiet) {
+  if (!opts.quiet && (!opts.summary || opts.statsAll)) {
     out(`# scenario ${loaded.scenario.name} (seed ${loaded.scenario.seed}) on ${result.config.name}: ${loaded.scenario.launches.length} launch(es), timing mode\n`);
     out(result.engine.stats.format() + '\n');
     const wall = (Date.now() - started) / 1000;
     out(`# simulation speed: ${Math.round((result.engine.stats.value('gpu_tot_warp_insts') ?? 0) / wall)} warp instructions/s (${wall.toFixed(2)} s wall)\n`);
+  }
+  // --summary (npm start) prints the short summary instead of every statistic; --report writes the HTML report.
+  if (opts.summary || opts.report !== undefined) {
+    const stop = stoppedAt !== undefined ? { reason: 'until', partial: true, time_ps: stoppedAt } : { reason: 'done', time_ps: result.engine.now };
+    const run = { ...head, stop, checks: result.checks, stats: result.engine.stats.toJSON() as Record<string, unknown> };
+    await (await import('./summary.ts')).summaryHook(opts, run, loaded.scenario.launches, result.config, simWall, opts.quiet ? () => {} : out);
   }
   printChecks(result.checks, out);
   return result.passed ? ExitCode.ok : ExitCode.checkFailed;
@@ -179,9 +227,24 @@ class RunOutputs {
   private engine: Engine | null = null;
   private series: SeriesCsvSink | null = null;
 
-  constructor(
+  /** The output modules the options need, imported before the run (attach is synchronous). */
+  static async create(opts: KernelRunOpts, name: string): Promise<RunOutputs> {
+    const [sinks, recorder, series] = await Promise.all([
+      load.sinks(),
+      opts.trace !== undefined || opts.perfetto !== undefined ? load.recorder() : null,
+      opts.series !== undefined ? load.seriesSink() : null,
+    ]);
+    return new RunOutputs(opts, name, { sinks, recorder, series });
+  }
+
+  private constructor(
     private readonly opts: KernelRunOpts,
     private readonly name: string,
+    private readonly mods: {
+      readonly sinks: Awaited<ReturnType<typeof load.sinks>>;
+      readonly recorder: Awaited<ReturnType<typeof load.recorder>> | null;
+      readonly series: Awaited<ReturnType<typeof load.seriesSink>> | null;
+    },
   ) {
     this.traceFile = opts.trace;
     if (opts.perfetto !== undefined && this.traceFile === undefined) {
@@ -196,10 +259,10 @@ class RunOutputs {
     this.engine = engine;
     if (opts.inspect !== undefined) engine.inspect$.subscribe((r) => this.inspected.push(JSON.stringify(r) + '\n'));
     if (this.traceFile !== undefined) {
-      this.sink = new JsonlSink(this.traceFile);
-      this.recorder = new TraceRecorder(engine, [this.sink], this.name, traceFilter(opts));
+      this.sink = new this.mods.sinks.JsonlSink(this.traceFile);
+      this.recorder = new this.mods.recorder!.TraceRecorder(engine, [this.sink], this.name, traceFilter(opts));
     }
-    if (opts.series !== undefined) this.series = attachSeries(engine, opts.series);
+    if (opts.series !== undefined) this.series = attachSeries(engine, opts.series, this.mods.series!.SeriesCsvSink);
   }
 
   /** Stops the run when the trace can no longer be written (a full disk). */
@@ -218,6 +281,7 @@ class RunOutputs {
     this.recorder?.close();
     this.series?.close();
     const engine = this.engine;
+    const { writeOutputFile, outputError } = this.mods.sinks;
     if (opts.inspect !== undefined && engine !== null) writeOutputFile(opts.inspect, this.inspected.join(''));
     if (engine !== null && opts.stats !== undefined) {
       writeOutputFile(opts.stats, JSON.stringify({ ...head, stop: stop ?? { reason: 'done', time_ps: engine.now }, checks, stats: engine.stats.toJSON() }, null, 1) + '\n');
@@ -225,7 +289,7 @@ class RunOutputs {
     // A trace that failed to write (a full disk) is not read back: /dev/full reads as endless zeros.
     if (opts.perfetto !== undefined && this.traceFile !== undefined && engine !== null && !this.sink?.error) {
       try {
-        await exportPerfettoFile(this.traceFile, opts.perfetto);
+        await (await load.perfetto()).exportPerfettoFile(this.traceFile, opts.perfetto);
       } catch (e) {
         throw e instanceof InputError ? e : outputError(opts.perfetto, e);
       }
@@ -256,11 +320,11 @@ class RunOutputs {
  * Streams every time-series sample of `engine` to the CSV file of `--series`.
  * @throws InputError when the run takes no samples (no `sampleInterval`) or the file cannot be created
  */
-function attachSeries(engine: Engine, path: string): SeriesCsvSink {
+function attachSeries(engine: Engine, path: string, Sink: typeof SeriesCsvSink): SeriesCsvSink {
   if (engine.sampleIntervalPs <= 0) {
     throw new InputError({ file: '--series' }, "needs a sampling interval: give --sample-interval <time> or the scenario's sampleInterval");
   }
-  return new SeriesCsvSink(engine, path);
+  return new Sink(engine, path);
 }
 
 /** The trace filter of `--trace-units/-kinds/-from/-to`. */
@@ -283,6 +347,7 @@ async function runTrace(
   loaded?: LoadedScenario,
   err: (s: string) => void = (s) => void process.stderr.write(s),
 ): Promise<number> {
+  const [{ presetNames }, { runAccelSimTraceAsync }, { evaluateStatCheck }] = await Promise.all([load.config(), load.traceRun(), load.scenarioRun()]);
   const isPreset = presetNames().includes(gpu);
   if (opts.unknownOpcode !== 'error' && opts.unknownOpcode !== 'alu') throw new InputError({ file: '--unknown-opcode' }, `must be error or alu, got '${opts.unknownOpcode}'`);
   const untilRaw = opts.until ?? loaded?.scenario.until;
@@ -290,7 +355,7 @@ async function runTrace(
   const intervalRaw = opts.sampleInterval ?? loaded?.scenario.sampleInterval;
   const sampleIntervalPs =
     intervalRaw === undefined ? 0 : parseDuration(intervalRaw, opts.sampleInterval !== undefined || loaded === undefined ? { file: '--sample-interval' } : loaded.source.locate(['sampleInterval']), 'sampleInterval');
-  const outputs = new RunOutputs(opts, `trace ${dir}`);
+  const outputs = await RunOutputs.create(opts, `trace ${dir}`);
   const head = { trace: dir, gpu };
   const started = Date.now();
   let lastReport = started;
@@ -307,7 +372,10 @@ async function runTrace(
         ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
         ...(untilPs !== undefined ? { untilPs } : {}),
         ...(sampleIntervalPs > 0 ? { engine: { sampleIntervalPs, ...(loaded?.scenario.sampleLimit !== undefined ? { sampleLimit: loaded.scenario.sampleLimit } : {}) } } : {}),
-        onEngine: (engine) => outputs.attach(engine),
+        onEngine: (engine) => {
+          outputs.attach(engine);
+          probeStartup(engine, err);
+        },
         onProgress: (engine) => {
           outputs.checkSink();
           const now = Date.now();
@@ -353,6 +421,12 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .version(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
     .configureOutput({ writeOut: out, writeErr: err })
     .exitOverride();
+  // zod compiles each object schema's parser with `new Function` on first use: at start-up that
+  // costs more (~0.05 CPU s of the quickstart's 0.3, none of it in the build's code cache) than
+  // the few scenario, config and spec parses of a command gain from it. Results are the same.
+  program.hook('preAction', async () => {
+    (await import('zod')).z.config({ jitless: true });
+  });
 
   program
     .command('run')
@@ -379,6 +453,9 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--strict', 'refuse a config override of a field the model does not read (not modelled), instead of warning')
     .option('--series <file.csv>', 'write every time-series sample at full resolution as CSV (time_ps, one column per series), streamed while the run goes on')
     .option('--sample-interval <time>', "sample the time series at this interval (overrides the scenario's sampleInterval), e.g. 1us")
+    .option('--summary', 'print a short summary (GPU, checks, cycles, IPC, occupancy, cache hit rates, DRAM bandwidth, top stalls, speed) instead of every statistic; kernel scenarios on the timing model')
+    .option('--stats-all', 'with --summary, also print every statistic (name = value), as without it')
+    .option('--report <file.html>', 'write a self-contained HTML report of the run (summary, figures, configuration); kernel scenarios on the timing model')
     .option('--inspect <file.jsonl>', 'write XState inspection records of the statechart units (events received, state after each; time in ps) as JSON Lines; timing runs only')
     .action(async (file: string | undefined, opts) => {
       if (opts.accelsimTrace !== undefined) {
@@ -392,7 +469,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         overrides.push(`seed=${opts.seed}`);
       }
       if (opts.sampleInterval !== undefined) overrides.push(`sampleInterval=${opts.sampleInterval}`);
-      const loaded = loadScenario(file, overrides);
+      const loaded = (await load.loader()).loadScenario(file, overrides);
       const traceSpec = loaded.scenario.accelsimTrace;
       if (traceSpec !== undefined) {
         const gpu = loaded.scenario.gpu ?? { preset: 'gtx480', gpgpusimConfig: undefined, set: [], extensions: [] };
@@ -403,10 +480,10 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       if (opts.writeTrace !== undefined) {
         let counts: number[];
         try {
-          counts = writePtxScenarioTrace(loaded, opts.writeTrace);
+          counts = (await load.ptxTrace()).writePtxScenarioTrace(loaded, opts.writeTrace);
         } catch (e) {
           // An OS error (ENOTDIR, EACCES, ENOSPC ...) is about the output path the user gave.
-          if (typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof InputError)) throw outputError(opts.writeTrace, e);
+          if (typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof InputError)) throw (await load.sinks()).outputError(opts.writeTrace, e);
           throw e;
         }
         err(`[warpstate] wrote ${counts.reduce((a, b) => a + b, 0)} warp instructions of ${counts.length} kernel(s) to ${opts.writeTrace}\n`);
@@ -415,6 +492,12 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
         setExit(await runKernelScenario(loaded, opts, out, err));
         return;
       }
+      const [{ runScenario }, { createUnitRegistry }, { writeOutputFile }, seriesMod] = await Promise.all([
+        load.scenarioRun(),
+        load.machines(),
+        load.sinks(),
+        opts.series !== undefined ? load.seriesSink() : null,
+      ]);
       const started = Date.now();
       let lastReport = started;
       const inspected: { records: string[] | null } = { records: null };
@@ -431,7 +514,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
             ...(opts.stats !== undefined ? { statsPath: opts.stats } : {}),
             traceFilter: traceFilter(opts),
             onEngine: (engine) => {
-              if (opts.series !== undefined) series.sink = attachSeries(engine, opts.series);
+              probeStartup(engine, err);
+              if (opts.series !== undefined) series.sink = attachSeries(engine, opts.series, seriesMod!.SeriesCsvSink);
               if (opts.inspect === undefined) return;
               const records: string[] = (inspected.records = []);
               engine.inspect$.subscribe((r) => records.push(JSON.stringify(r) + '\n'));
@@ -476,7 +560,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .addOption(new Option('--format <format>', 'output format').choices(['perfetto']).default('perfetto'))
     .requiredOption('-o, --output <file>', 'output file')
     .action(async (file: string, opts) => {
-      const n = await exportPerfettoFile(file, opts.output);
+      const n = await (await load.perfetto()).exportPerfettoFile(file, opts.output);
       out(`wrote ${n} trace events to ${opts.output}\n`);
     });
   trace
@@ -485,7 +569,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .argument('<a.jsonl>')
     .argument('<b.jsonl>')
     .action(async (a: string, b: string) => {
-      const d = await diffTraceFiles(a, b);
+      const d = await (await load.diff()).diffTraceFiles(a, b);
       if (d === null) {
         out('traces are identical\n');
         setExit(ExitCode.ok);
@@ -496,17 +580,24 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     });
 
   const config = program.command('config').description('GPU configurations: presets and gpgpusim.config files');
+  // The preset names in `config show --help` come from the config module, imported when `config` is chosen.
+  const presetArgument = new Argument('<preset|file>', 'preset name or config file');
+  config.hook('preSubcommand', async () => {
+    presetArgument.description = `preset name (${(await load.config()).presetNames().join(', ')}) or config file`;
+  });
   config
     .command('show')
     .description('print a preset, a gpgpusim.config (mapped; ignored and not-modelled options listed) or a JSON/YAML config, and the fields the model does not read')
-    .argument('<preset|file>', `preset name (${presetNames().join(', ')}) or config file`)
+    .addArgument(presetArgument)
     .option('--json', 'print the validated config as JSON')
     .option('--not-modelled', 'print only the fields the model does not read, with their values and why')
     .option('--set <key=value>', 'override a field (repeatable), e.g. sm.count=4', collect, [])
     .option('--strict', 'refuse an override of a not-modelled field instead of warning')
-    .action((spec: string, opts: { json?: boolean; set: string[]; notModelled?: boolean; strict?: boolean }) => {
+    .action(async (spec: string, opts: { json?: boolean; set: string[]; notModelled?: boolean; strict?: boolean }) => {
+      const [{ resolveGpuConfig, applyConfigOverrides, configToJson, formatConfig }, { leafValues, notModelledReason }] = await Promise.all([load.config(), load.notModelled()]);
       const resolved = resolveGpuConfig(spec);
       const cfg = opts.set.length > 0 ? applyConfigOverrides(resolved.config, opts.set) : resolved.config;
+      const { checkNotModelled } = await load.notModelled();
       for (const w of checkNotModelled(resolved.config, cfg, opts.strict === true, { file: '--set' })) err(`${w}\n`);
       const notModelled = [...leafValues(cfg)].filter(([path]) => notModelledReason(path) !== undefined);
       if (opts.notModelled) {
@@ -530,13 +621,27 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .command('list')
     .description('list the presets, or (--not-modelled) every config field the model does not read and why')
     .option('--not-modelled', 'list the schema fields the simulation ignores, with the reason')
-    .action((opts: { notModelled?: boolean }) => {
+    .action(async (opts: { notModelled?: boolean }) => {
       if (opts.notModelled) {
-        for (const f of configFields()) if (!f.modelled) out(`${f.path}  [not modelled: ${f.reason}]\n`);
+        for (const f of (await load.notModelled()).configFields()) if (!f.modelled) out(`${f.path}  [not modelled: ${f.reason}]\n`);
         return;
       }
+      const { presetNames, getPreset } = await load.config();
       for (const name of presetNames()) out(`${name.padEnd(14)} ${getPreset(name).description ?? ''}\n`);
     });
+
+  program.addCommand(compareCommand(out, err, setExit));
+
+  program
+    .command('report')
+    .description('write a self-contained HTML report (summary, figures, tables) of a run\'s --stats file or of a sweep results directory')
+    .argument('<stats.json|sweep-dir>', 'a statistics file written by run --stats, or a directory written by sweep')
+    .requiredOption('-o, --output <report.html>', 'the HTML file to write')
+    .option('--gpu <preset|file>', 'for a stats file: the GPU the run used (adds configuration, occupancy and peak DRAM bandwidth)')
+    .action(async (target: string, opts: { output: string; gpu?: string }) => {
+      out(`${await (await import('../report/report-html.ts')).writeReport(target, opts.output, opts.gpu)}\n`);
+    });
+  program.addCommand(sweepCommand(out, err, setExit));
 
   program
     .command('topology')
@@ -545,7 +650,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .option('--set <key=value>', 'override a config field (repeatable), e.g. sm.count=2', collect, [])
     .option('--links', 'print the link table')
     .option('--units', 'print every unit instance')
-    .action((spec: string, opts: { set: string[]; links?: boolean; units?: boolean }) => {
+    .action(async (spec: string, opts: { set: string[]; links?: boolean; units?: boolean }) => {
+      const [{ resolveGpuConfig, applyConfigOverrides }, { createUnitRegistry }, { configTopology, formatTopology }] = await Promise.all([load.config(), load.machines(), load.topology()]);
       const resolved = resolveGpuConfig(spec);
       const cfg = opts.set.length > 0 ? applyConfigOverrides(resolved.config, opts.set) : resolved.config;
       const registry = createUnitRegistry();
@@ -558,7 +664,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
     .argument('[kind]')
     .addOption(new Option('--diagram <format>', 'print the kind\'s statechart: mermaid (stateDiagram-v2) or stately (JSON config to import)').choices(['mermaid', 'stately']))
     .option('--json', 'print the data sheet as JSON')
-    .action((kind: string | undefined, opts: { diagram?: 'mermaid' | 'stately'; json?: boolean }) => {
+    .action(async (kind: string | undefined, opts: { diagram?: 'mermaid' | 'stately'; json?: boolean }) => {
+      const [{ createUnitRegistry }, { describeUnitKind, describeUnitKindJson, listUnitKinds, statechartOf }] = await Promise.all([load.machines(), load.describe()]);
       const registry = createUnitRegistry();
       if (kind === undefined) {
         out(listUnitKinds(registry.list()));
@@ -572,6 +679,7 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
           const withChart = registry.list().filter((x) => statechartOf(x) !== undefined).map((x) => x.kind);
           throw new InputError({ file: 'units' }, `unit kind '${kind}' has no statechart (its logic is datapath code); kinds with one: ${withChart.join(', ')}`, kind);
         }
+        const { toMermaid, toStatelyJson } = await load.diagram();
         out(opts.diagram === 'mermaid' ? toMermaid(chart) : toStatelyJson(chart));
         return;
       }
