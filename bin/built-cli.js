@@ -29,6 +29,9 @@ export function loadBuiltCli(dir) {
   } catch {
     cachedData = undefined;
   }
+  // Code restored from a V8 code cache has no dynamic import(), so ESM-only packages the
+  // bundle loads at run time (vega, vega-lite: src/report/figures.ts) use this module's.
+  globalThis[Symbol.for('warpstate.import')] = (specifier) => import(specifier);
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   const mod = { exports: {} };
   script.runInThisContext()(mod.exports, createRequire(pathToFileURL(file)), mod, file, dir);

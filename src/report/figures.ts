@@ -326,7 +326,12 @@ export function buildVegaLite(
  * esbuild) does not follow: resvg's native `.node` binding and vega-canvas's top-level await
  * cannot go into the CommonJS bundle, and a run that draws nothing should not load them.
  */
-const runtimeImport = (name: string): Promise<unknown> => import(name);
+const runtimeImport = (name: string): Promise<unknown> => {
+  // The built CLI runs as a vm script whose functions come from a V8 code cache, and V8 gives
+  // such code no dynamic import(); bin/built-cli.js, an ES module, lends its own under this key.
+  const lent = (globalThis as Record<symbol, unknown>)[Symbol.for('warpstate.import')] as ((specifier: string) => Promise<unknown>) | undefined;
+  return lent !== undefined ? lent(name) : import(name);
+};
 
 /**
  * Renders a Vega-Lite specification to an SVG string without a browser (vega `View` with

@@ -108,6 +108,22 @@ describe('built CLI (scripts/build.ts)', () => {
     expect(builtOut.trim().split('\n').length).toBeGreaterThanOrEqual(unitFolders().length);
   }, 60_000);
 
+  it('draws report figures (vega, loaded at run time) from code restored from the code cache', async () => {
+    await ensureBuilt();
+    const cli = loadBuiltCli(outdir);
+    expect(cli.cacheRejected).toBe(false);
+    const builtMain = (cli.exports as unknown as { main: typeof main }).main;
+    const stats = join(tmp, 'vecadd-stats.json');
+    const html = join(tmp, 'vecadd-report.html');
+    const quiet = () => {};
+    expect(await builtMain(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'sampleInterval=500ns', '--stats', stats, '-q'], quiet, quiet)).toBe(0);
+    let err = '';
+    expect(await builtMain(['report', stats, '-o', html], quiet, (t) => void (err += t))).toBe(0);
+    expect(err).toBe('');
+    // Regression: an import() inside cached code failed with ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING.
+    expect((readFileSync(html, 'utf8').match(/<svg/g) ?? []).length).toBeGreaterThan(0);
+  }, 60_000);
+
   it('prints the package version and the config of a preset like the sources do', async () => {
     await ensureBuilt();
     const builtMain = (loadBuiltCli(outdir).exports as unknown as { main: typeof main }).main;
