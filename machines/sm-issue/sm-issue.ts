@@ -76,6 +76,7 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
     { name: 'amat / amat_overlapped', unit: 'cycles', description: 'average memory access time and its part overlapped by arithmetic (000 §4.4.1)' },
     { name: 'lifecycle_<state>_cycles', unit: 'cycles', description: 'cycles per lifecycle state (active, draining, paused, gated); registered on the first control message' },
     { name: 'alu_load / mem_load', unit: 'instructions', description: 'time series: ALU and MEM instructions issued per sampling interval (000 §3.5.4)' },
+    { name: 'warp_cycles_<state>', unit: 'warp-cycles', description: 'time series: warp-cycles per warp state in each sampling interval (000 §5.3, Figs. 5.x)' },
   ],
   logic: (p, r) =>
     wakeLogic(

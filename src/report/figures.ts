@@ -14,8 +14,8 @@
  * - `schedulerStates`: the scheduler idle-time states per x as shares of scheduler-cycles
  *   (000 Fig. 3.8, §3.5.3; stats `sched_<state>`);
  * - `warpStates`: the 8 warp states (plus barrier waiting) per x as shares of warp-cycles
- *   (000 §5.3, Figs. 5.x; stats `warp_state_<state>`). The papers plot these over time; the
- *   simulator keeps only per-SM totals (no warp-state time series), so this kind plots totals.
+ *   (000 §5.3; stats `warp_state_<state>`). Over time (000 Figs. 5.x) they are the time series
+ *   `warp_cycles_<state>` ({@link timeSeriesOf}), drawn as a stacked `timeSeries`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -405,6 +405,11 @@ export function timeSeriesOf(stats: Record<string, unknown>): Record<string, Ser
   const mem = sum(/^GPU\.SM\[\d+\]\.ISSUE\.mem_load$/);
   if (alu) out.alu_load = alu;
   if (mem) out.mem_load = mem;
+  // Warp states over time (000 Figs. 5.x): warp-cycles per state per interval, summed over SMs.
+  for (const state of WARP_STATES) {
+    const w = sum(new RegExp(`^GPU\\.SM\\[\\d+\\]\\.ISSUE\\.warp_cycles_${state}$`));
+    if (w) out[`warp_cycles_${state}`] = w;
+  }
   const cycles = num(stats.gpu_sim_cycle);
   const simPs = num(stats['engine.sim_time_ps']);
   if (alu && mem && cycles && simPs && interval > 0) {

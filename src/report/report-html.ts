@@ -14,7 +14,7 @@ import { isAbsolute, join } from 'node:path';
 import { InputError } from '../errors.ts';
 import type { GpuConfig } from '../config/schema.ts';
 import { summaryRows, type StatsObject } from './summary-rows.ts';
-import { buildVegaLite, timeSeriesOf, vegaLiteToSvg, type FigureRow, type FigureSpec } from './figures.ts';
+import { buildVegaLite, timeSeriesOf, vegaLiteToSvg, WARP_STATES, type FigureRow, type FigureSpec } from './figures.ts';
 
 /** A `--stats` file as written by `warpstate run` (fields other helpers add are kept in `stats`). */
 export interface StatsFile {
@@ -98,9 +98,13 @@ export function runFigureSpecs(stats: StatsObject): { spec: FigureSpec; caption:
   if (series.alu_load !== undefined && series.mem_load !== undefined) {
     figs.push({ spec: { kind: 'timeSeries', name: 'alu-mem-load', series: ['alu_load', 'mem_load'], stacked: true, title: 'ALU and MEM load over time (000 §3.5.4)' }, caption: 'Warp instructions issued to the ALUs and to memory per sampling interval, summed over SMs, stacked.' });
   }
+  const states = WARP_STATES.map((w) => `warp_cycles_${w}`).filter((name) => series[name] !== undefined);
+  if (states.length > 0) {
+    figs.push({ spec: { kind: 'timeSeries', name: 'warp-states-over-time', series: states, stacked: true, title: 'Warp states over time (000 Figs. 5.x)', yTitle: 'warp-cycles / sampling interval' }, caption: 'Warp-cycles in each warp state per sampling interval, summed over SMs, stacked (the total is the resident warps times the interval).' });
+  }
   const sms = perSmRows(stats);
   if (sms.length > 0) {
-    figs.push({ spec: { kind: 'warpStates', name: 'warp-states', x: 'sm', title: 'Warp states per SM (000 §5.3)' }, caption: 'Share of resident warp-cycles in each warp state. The papers plot these over time; warpstate records only per-SM totals of the warp states (no warp-state time series yet).' });
+    figs.push({ spec: { kind: 'warpStates', name: 'warp-states', x: 'sm', title: 'Warp states per SM (000 §5.3)' }, caption: 'Share of resident warp-cycles in each warp state over the whole run, per SM.' });
     figs.push({ spec: { kind: 'schedulerStates', name: 'scheduler-states', x: 'sm', title: 'Scheduler idle-time states per SM (000 Fig. 3.8)' }, caption: 'Share of scheduler-cycles in each state: no instruction, not ready, pipeline stall, can issue.' });
     figs.push({ spec: { kind: 'stallBars', name: 'stall-breakdown', x: 'sm', title: 'Stall breakdown per SM (004 Fig. 3)' }, caption: 'Share of stalled scheduler-cycles by stall kind: memory conflict, memory dependency, fetch, other.' });
   }

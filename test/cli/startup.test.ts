@@ -115,7 +115,7 @@ describe('built CLI (scripts/build.ts)', () => {
     const builtMain = (cli.exports as unknown as { main: typeof main }).main;
     const stats = join(tmp, 'vecadd-stats.json');
     const html = join(tmp, 'vecadd-report.html');
-    const quiet = () => {};
+    const quiet = (): undefined => undefined;
     expect(await builtMain(['run', 'scenarios/k-vecadd.yaml', '--set', 'mode=timing', '--set', 'sampleInterval=500ns', '--stats', stats, '-q'], quiet, quiet)).toBe(0);
     let err = '';
     expect(await builtMain(['report', stats, '-o', html], quiet, (t) => void (err += t))).toBe(0);

@@ -69,10 +69,11 @@ describe('HTML report', () => {
     const html = readFileSync(reportPath, 'utf8');
     expect(html).not.toMatch(/(src|href)\s*=\s*["']?https?:/i);
     expect(html).not.toMatch(/<script|<link|<img/i);
-    // IPC, ALU/MEM load, warp states, scheduler states, stall breakdown.
-    expect(html.match(/<figure/g)).toHaveLength(5);
-    expect(html.match(/<svg/g)).toHaveLength(5);
+    // IPC, ALU/MEM load and warp states over time; warp states, scheduler states, stall breakdown per SM.
+    expect(html.match(/<figure/g)).toHaveLength(6);
+    expect(html.match(/<svg/g)).toHaveLength(6);
     expect(html).toContain('IPC over time');
+    expect(html).toContain('Warp states over time (000 Figs. 5.x)');
     expect(html).toContain(`>${stats.gpu_sim_cycle}<`); // the full statistics table
   });
 
@@ -96,7 +97,7 @@ describe('HTML report', () => {
           return { width: box?.width ?? 0, height: box?.height ?? 0, marks };
         }),
       );
-      expect(figures).toHaveLength(5);
+      expect(figures).toHaveLength(6);
       for (const f of figures) {
         expect(f.width).toBeGreaterThan(300);
         expect(f.height).toBeGreaterThan(150);
@@ -121,7 +122,7 @@ describe('warpstate report', () => {
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('<h2>Configuration</h2>');
     expect(html).toContain('177.4 GB/s peak');
-    expect(html.match(/<figure/g)).toHaveLength(5);
+    expect(html.match(/<figure/g)).toHaveLength(6);
   }, 60_000);
 
   it('a file that is not a stats file exits 2 naming it', async () => {
