@@ -9,6 +9,10 @@
  *
  * Only commander is imported here; the sweep modules are imported when a command runs.
  */
+// Node built-ins are imported statically: the built CLI (a vm script restored from a V8 code
+// cache) has no dynamic import() for modules outside its bundle.
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { cpus } from 'node:os';
 import { Command, Option } from 'commander';
 import { InputError } from '../errors.ts';
@@ -41,7 +45,6 @@ export function sweepExitCode(r: SweepResults): number {
 async function writeSweepReport(dir: string, err: (s: string) => void): Promise<boolean> {
   try {
     const { writeReport } = await import('../report/report-html.ts');
-    const { join } = await import('node:path');
     await writeReport(dir, join(dir, 'report.html'));
     return true;
   } catch (e) {
@@ -119,8 +122,6 @@ export function sweepCommand(out: (s: string) => void, err: (s: string) => void,
       const timeoutOpt = timeoutSeconds !== undefined ? { timeoutSeconds } : {};
       if (opts.executor === 'slurm') {
         if (toRun.length > 0) {
-          const { rmSync } = await import('node:fs');
-          const { join } = await import('node:path');
           // A rerun point's old result must not stand in for a task that never ran.
           for (const p of toRun) rmSync(join(dir, 'points', `${p.hash}.result.json`), { force: true });
           const jobId = ex.submitSlurm(dir, toRun, { ...timeoutOpt, jobName: `warpstate-${plan.spec.name}`, ...pick(opts, ['partition', 'time', 'mem', 'pointsPerTask']) });
@@ -157,7 +158,6 @@ export function sweepCommand(out: (s: string) => void, err: (s: string) => void,
     .option('--no-figures', 'do not render the figures')
     .action(async (dir: string, opts: { figures: boolean }) => {
       const { readState, buildResults } = await import('./tables.ts');
-      const { resolve } = await import('node:path');
       let state;
       try {
         state = readState(dir);

@@ -108,6 +108,17 @@ describe('built CLI (scripts/build.ts)', () => {
     expect(builtOut.trim().split('\n').length).toBeGreaterThanOrEqual(unitFolders().length);
   }, 60_000);
 
+  it('keeps no dynamic import() in the bundle but the one that borrows the launcher\'s', async () => {
+    await ensureBuilt();
+    // Code restored from the code cache has no dynamic import(); only figures.ts's
+    // runtimeImport may call it, as a fallback behind the launcher's lent import.
+    const calls = readFileSync(join(outdir, 'main.cjs'), 'utf8')
+      .split('\n')
+      .filter((l) => /(^|[^\w.$])import\(/.test(l) && !/^\s*(\/\/|\*)/.test(l));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toContain('lent');
+  }, 60_000);
+
   it('draws report figures (vega, loaded at run time) from code restored from the code cache', async () => {
     await ensureBuilt();
     const cli = loadBuiltCli(outdir);
