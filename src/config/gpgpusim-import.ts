@@ -589,6 +589,18 @@ export function importGpgpusimConfigText(text: string, file: string, options: Im
       if (reason !== undefined) notModelled.push({ option: who.option, line: who.line, field, reason });
     }
   }
+  // The field is modelled, but only two of its values: src/topology/gpu.ts addressMapParams
+  // simulates any other channel hash as consecutive channels. Say so rather than be silent.
+  const hashing = r.data.memPartitions.partitionIndexing;
+  const hashedBy = ctx.setBy.get('memPartitions.partitionIndexing');
+  if (hashedBy !== undefined && hashing !== 'consecutive' && hashing !== 'xor') {
+    notModelled.push({
+      option: hashedBy.option,
+      line: hashedBy.line,
+      field: 'memPartitions.partitionIndexing',
+      reason: `channel hashing '${hashing}' is not modelled: simulated as consecutive channels (warpstate models consecutive and xor)`,
+    });
+  }
   notModelled.sort((a, b) => a.line - b.line || a.field.localeCompare(b.field));
   return { config: r.data, mapped: [...last.keys()].filter((o) => mapped.has(o)), ignored, notModelled };
 }

@@ -232,6 +232,27 @@ describe('importGpgpusimConfig: other architectures', () => {
   });
 });
 
+describe('importGpgpusimConfig: channel hashes the model does not have are named, not silent', () => {
+  it.each([
+    ['tested-cfgs/SM6_TITANX', 122, 'random'],
+    ['tested-cfgs/SM7_QV100', 133, 'ipoly'],
+  ])('%s: -gpgpu_memory_partition_indexing (line %i) %s is listed as simulated as consecutive', (dir, line, hash) => {
+    const r = importGpgpusimConfig(join(CFGS, dir, 'gpgpusim.config'));
+    expect(r.config.memPartitions.partitionIndexing).toBe(hash);
+    expect(r.notModelled).toContainEqual({
+      option: '-gpgpu_memory_partition_indexing',
+      line,
+      field: 'memPartitions.partitionIndexing',
+      reason: `channel hashing '${hash}' is not modelled: simulated as consecutive channels (warpstate models consecutive and xor)`,
+    });
+  });
+
+  it('consecutive (SM2_GTX480) is modelled: nothing listed', () => {
+    const r = importGpgpusimConfig(join(CFGS, 'tested-cfgs/SM2_GTX480', 'gpgpusim.config'));
+    expect(r.notModelled.map((n) => n.field)).not.toContain('memPartitions.partitionIndexing');
+  });
+});
+
 describe('importGpgpusimConfigText: file format', () => {
   const dir = mkdtempSync(join(tmpdir(), 'warpstate-cfg-'));
 
