@@ -54,14 +54,11 @@ export function warpFlags(s: SmIssueState, slot: number, cycle: number): number 
   if (mem) {
     if (!s.ports.lsu.hasRoom) flags |= WarpFlag.UnitBusy;
   } else {
-    const own = (ins as Partial<InstExecTiming>).execClass;
-    if (own !== undefined) {
-      // A trace instruction: its own unit class and latency (Accel-Sim trace.config).
-      const unit = s.exec.unitOfExecClass(own);
-      if (unit >= 0 && (!s.exec.canAccept(unit, cycle, (ins as Partial<InstExecTiming>).execLatency!) || !s.ports.exec.hasRoom)) flags |= WarpFlag.UnitBusy;
-    } else if (s.exec.unitOfClass(cls) >= 0) {
-      if (!s.exec.canAcceptClass(cls, cycle) || !s.ports.exec.hasRoom) flags |= WarpFlag.UnitBusy;
-    }
+    // A trace instruction: its own unit class and latency (Accel-Sim trace.config).
+    const own = ins as Partial<InstExecTiming>;
+    const traced = own.execClass !== undefined;
+    const unit = traced ? s.exec.unitOfExecClass(own.execClass!) : s.exec.unitOfClass(cls);
+    if (unit >= 0 && (!s.exec.canAccept(unit, cycle, traced ? own.execLatency! : s.exec.latencyOfClass(cls)) || !s.ports.exec.hasRoom)) flags |= WarpFlag.UnitBusy;
   }
   return flags;
 }
@@ -139,31 +136,21 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
     s.ports.lsu.send(GpuKind.lsuDispatch, d);
   } else {
     s.aluIssued.value++;
+    // A trace instruction carries its own unit class, latency and initiation interval
+    // (Accel-Sim trace.config); a PTX one is timed by its opcode class.
     const own = ins as Partial<InstExecTiming>;
-    if (own.execClass !== undefined) {
-      // Trace instruction: timed by its own unit class, latency and initiation interval.
-      const unit = s.exec.unitOfExecClass(own.execClass);
-      if (unit >= 0) {
-        const initiation = own.execInitiation!;
-        s.exec.issue(unit, cycle, own.execLatency!, initiation, seq);
-        const latency = own.execLatency! + operandDelay(s, ins);
-        if (dst.length > 0) s.scoreboard!.reserve(slot, dst, false);
-        // EXEC writes back every dispatch (a branch or EXIT too), so count it outstanding.
-        ws.outstanding++;
-        const d: ExecDispatch = { warp: slot, unit, latency, initiation, dst, seq };
-        s.ports.exec.send(GpuKind.execDispatch, d);
-      }
-    } else {
-      const unit = s.exec.unitOfClass(cls);
-      if (unit >= 0) {
-        s.exec.issueClass(cls, cycle, seq);
-        if (dst.length > 0) s.scoreboard!.reserve(slot, dst, false);
-        // EXEC writes back every dispatch (GPGPU-Sim's inst_in_pipeline count): a warp's CTA
-        // finishes only when its last instruction has left the pipeline.
-        ws.outstanding++;
-        const d: ExecDispatch = { warp: slot, unit, latency: s.exec.latencyOfClass(cls) + operandDelay(s, ins), initiation: s.exec.initiationOfClass(cls), dst, seq };
-        s.ports.exec.send(GpuKind.execDispatch, d);
-      }
+    const traced = own.execClass !== undefined;
+    const unit = traced ? s.exec.unitOfExecClass(own.execClass!) : s.exec.unitOfClass(cls);
+    if (unit >= 0) {
+      const latency = traced ? own.execLatency! : s.exec.latencyOfClass(cls);
+      const initiation = traced ? own.execInitiation! : s.exec.initiationOfClass(cls);
+      s.exec.issue(unit, cycle, latency, initiation, seq);
+      if (dst.length > 0) s.scoreboard!.reserve(slot, dst, false);
+      // EXEC writes back every dispatch, a branch or EXIT too (GPGPU-Sim's inst_in_pipeline
+      // count): a warp's CTA finishes only when its last instruction has left the pipeline.
+      ws.outstanding++;
+      const d: ExecDispatch = { warp: slot, unit, latency: latency + operandDelay(s, ins), initiation, dst, seq };
+      s.ports.exec.send(GpuKind.execDispatch, d);
     }
   }
   const sched = slot % s.p.schedulers;

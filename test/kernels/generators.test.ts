@@ -5,26 +5,13 @@ import { Prng } from '../../src/sim/prng.ts';
 import { bufferGenerators, generateBuffer } from '../../src/scenario/references/generators.ts';
 import type { BufferSpec } from '../../src/scenario/references/generators.ts';
 import type { BufferType, TypedArray } from '../../src/scenario/references/types.ts';
-import { list, nums } from './scenario-helpers.ts';
+import { expectInputError, list, nums } from './scenario-helpers.ts';
 
 const gen = (type: BufferType, count: number, init: Record<string, unknown>, seed = 1, name = 'buf'): TypedArray =>
   generateBuffer({ name, type, count, init } as BufferSpec, new Prng(seed));
 
 const bytes = (a: TypedArray): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-/** Expects an InputError whose field is `field` and whose message contains `text`. */
-function expectInputError(fn: () => unknown, field: string, text: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(InputError);
-  const err = caught as InputError;
-  expect(err.field).toBe(field);
-  expect(err.message).toContain(text);
-}
 
 describe('generator registry', () => {
   it('has the required generators', () => {

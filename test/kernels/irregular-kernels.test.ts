@@ -6,14 +6,13 @@
  * model.
  */
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.ts';
 import { kernelReferences } from '../../src/scenario/references/index.ts';
 import { NEG_LOG2E_F32, backpropSigmoid } from '../../src/scenario/references/backprop-layer.ts';
 import type { ReferenceArg, ReferenceInput, TypedArray } from '../../src/scenario/references/types.ts';
 import { loadScenario } from '../../src/scenario/loader.ts';
 import { runKernelScenarioFunctional } from '../../src/scenario/kernel-run.ts';
 import { runKernelScenarioTiming } from '../../src/scenario/timing-run.ts';
-import { list } from './scenario-helpers.ts';
+import { expectInputError, list } from './scenario-helpers.ts';
 
 type Dim = [number, number, number];
 const buf = (name: string): ReferenceArg => ({ buffer: name });
@@ -26,17 +25,6 @@ function run(kernel: string, buffers: Record<string, TypedArray>, launches: Refe
   return kernelReferences[kernel]!({ buffers, launches });
 }
 
-function expectInputError(fn: () => unknown, field: string, text: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(InputError);
-  expect((caught as InputError).field).toBe(field);
-  expect((caught as InputError).message).toContain(text);
-}
 
 describe('spmv_csr reference', () => {
   // A = [[2, 0, 1], [0, 0, 0], [3, 0.5, -1]] (row 2's entries stored out of column order),

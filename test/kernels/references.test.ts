@@ -3,10 +3,9 @@
  * comments (not taken from the code), plus the launch/argument validation they share.
  */
 import { describe, it, expect } from 'vitest';
-import { InputError } from '../../src/errors.ts';
 import { kernelReferences } from '../../src/scenario/references/index.ts';
 import type { ReferenceArg, ReferenceInput, TypedArray } from '../../src/scenario/references/types.ts';
-import { list } from './scenario-helpers.ts';
+import { expectInputError, list } from './scenario-helpers.ts';
 
 type Dim = [number, number, number];
 const buf = (name: string): ReferenceArg => ({ buffer: name });
@@ -23,17 +22,6 @@ function run(kernel: string, buffers: Record<string, TypedArray>, launches: Refe
 }
 
 
-function expectInputError(fn: () => unknown, field: string, text: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (e) {
-    caught = e;
-  }
-  expect(caught).toBeInstanceOf(InputError);
-  expect((caught as InputError).field).toBe(field);
-  expect((caught as InputError).message).toContain(text);
-}
 
 describe('vecadd', () => {
   it('adds [1, 2] + [3, 4] = [4, 6]', () => {

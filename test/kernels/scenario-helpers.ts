@@ -7,6 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { expect } from 'vitest';
+import { InputError } from '../../src/errors.ts';
 import { Prng } from '../../src/sim/prng.ts';
 import { generateBuffer } from '../../src/scenario/references/generators.ts';
 import type { BufferType, ReferenceArg, ReferenceInput, ScalarArgType, TypedArray } from '../../src/scenario/references/types.ts';
@@ -126,4 +128,20 @@ export function list(a: TypedArray | undefined): (number | bigint)[] {
 /** The elements of a non-64-bit typed array as numbers. */
 export function nums(a: TypedArray | undefined): number[] {
   return list(a).map((v) => Number(v));
+}
+
+/**
+ * Expects `fn` to throw an InputError whose field is `field` and whose message contains `text`.
+ * @throws the assertion failure when it does not
+ */
+export function expectInputError(fn: () => unknown, field: string, text: string): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught).toBeInstanceOf(InputError);
+  expect((caught as InputError).field).toBe(field);
+  expect((caught as InputError).message).toContain(text);
 }

@@ -16,31 +16,15 @@ import { CacheController, CacheOutcome, MissKind, MissRequest, type CacheParams 
 import type { GpuMemRequest } from '../../../src/protocol/gpu.ts';
 import { GpuContext } from '../../../src/model/gpu-context.ts';
 import { gpuTopology } from '../../../src/topology/gpu.ts';
-import { engine1GHz, fakeMem, memOf, probe, probeOf, type ScriptItem } from './harness.ts';
+import { engine1GHz, fakeMem, memOf, probe, probeOf, rd, TEST_L1D, wr, type ScriptItem } from './harness.ts';
 
 const GTX1080 = 'data/accelsim-traces/gtx1080-config/gpgpusim.config';
 
-const L1: CacheParams = {
-  sets: 4,
-  ways: 2,
-  lineBytes: 128,
-  setIndex: 'linear',
-  replacement: 'lru',
-  allocate: 'onMiss',
-  writeHit: 'localWbGlobalWe',
-  writeMiss: 'noWriteAllocate',
-  mshrEntries: 4,
-  mshrMaxMerge: 4,
-  missQueueSize: 4,
-};
-
-const rd = (cycle: number, addr: number, extra: Partial<GpuMemRequest> = {}): ScriptItem => ({ cycle, kind: 'mem.readReq', payload: { addr, size: 32, sm: 2, ...extra } });
-const wr = (cycle: number, addr: number, extra: Partial<GpuMemRequest> = {}): ScriptItem => ({ cycle, kind: 'mem.writeReq', payload: { addr, size: 32, sm: 2, ...extra } });
 
 /** LSU probe -> L1D (hit latency 5) -> fake memory (latency 20); every link 1 cycle. */
 function runL1d(script: ScriptItem[], skipGlobal: boolean) {
   const e = engine1GHz();
-  const p: L1dParams = { smId: 2, cache: L1, l1dLatency: 5, skipGlobal };
+  const p: L1dParams = { smId: 2, cache: TEST_L1D, l1dLatency: 5, skipGlobal };
   e.addUnit('LSU', probe, 'core', { script });
   e.addUnit('L1D', l1d, 'core', p);
   e.addUnit('MEM', fakeMem, 'core', { latency: 20 });
@@ -98,7 +82,7 @@ describe('L1D bypass of global accesses (-gpgpu_gmem_skip_L1D 1)', () => {
 });
 
 describe('L2 slice: lookup one cycle after the ROP delay (memory_sub_partition::cache_cycle)', () => {
-  const L2: CacheParams = { ...L1, writeHit: 'writeBack', writeMiss: 'writeAllocate', mshrEntries: 8, setIndex: 'linear' };
+  const L2: CacheParams = { ...TEST_L1D, writeHit: 'writeBack', writeMiss: 'writeAllocate', mshrEntries: 8, setIndex: 'linear' };
   function runL2(script: ScriptItem[], spec: Partial<L2SliceParams>, cache: Partial<CacheParams> = {}) {
     const e = engine1GHz();
     e.addUnit('ICNT', probe, 'core', { script });
@@ -157,7 +141,7 @@ describe('L2 slice: lookup one cycle after the ROP delay (memory_sub_partition::
 
 describe('CacheController write-miss policies', () => {
   it('writeAllocateNaive queues a line read and the write; writeAllocate (F) queues only the read and installs the line dirty', () => {
-    const base: CacheParams = { ...L1, writeHit: 'writeBack', sets: 1, ways: 1 };
+    const base: CacheParams = { ...TEST_L1D, writeHit: 'writeBack', sets: 1, ways: 1 };
     const naive = new CacheController({ ...base, writeMiss: 'writeAllocateNaive' });
     expect(naive.access(0, true, 7, 32)).toBe(CacheOutcome.miss);
     const m = new MissRequest();

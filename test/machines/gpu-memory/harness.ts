@@ -11,6 +11,8 @@ import type { InPort, OutPort } from '../../../src/messaging/port.ts';
 import { Engine } from '../../../src/sim/engine.ts';
 import { defineUnit, type UnitIo } from '../../../src/sim/unit.ts';
 import type { DramParams } from '../../../src/model/mem/dram.ts';
+import type { CacheParams } from '../../../src/model/mem/cache.ts';
+import type { GpuMemRequest } from '../../../src/protocol/gpu.ts';
 
 /** One scripted send. */
 export interface ScriptItem {
@@ -161,3 +163,23 @@ export const TEST_DRAM: DramParams = {
   scheduler: 'frFcfs',
   queueSize: 8,
 };
+
+/** A small L1D for unit tests: 4 sets x 2 ways x 128 B, LRU, GPGPU-Sim's local write-back / global write-evict, 4 MSHRs merging 4, 4-entry miss queue. */
+export const TEST_L1D: CacheParams = {
+  sets: 4,
+  ways: 2,
+  lineBytes: 128,
+  setIndex: 'linear',
+  replacement: 'lru',
+  allocate: 'onMiss',
+  writeHit: 'localWbGlobalWe',
+  writeMiss: 'noWriteAllocate',
+  mshrEntries: 4,
+  mshrMaxMerge: 4,
+  missQueueSize: 4,
+};
+
+/** A scripted 32-byte read of `addr` from SM 2 at `cycle`. */
+export const rd = (cycle: number, addr: number, extra: Partial<GpuMemRequest> = {}): ScriptItem => ({ cycle, kind: 'mem.readReq', payload: { addr, size: 32, sm: 2, ...extra } });
+/** A scripted 32-byte write of `addr` from SM 2 at `cycle`. */
+export const wr = (cycle: number, addr: number, extra: Partial<GpuMemRequest> = {}): ScriptItem => ({ cycle, kind: 'mem.writeReq', payload: { addr, size: 32, sm: 2, ...extra } });

@@ -2,29 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { l1d, type L1dParams } from '../../../machines/l1d/l1d.ts';
 import type { GpuMemRequest, GpuMemResponse } from '../../../src/protocol/gpu.ts';
 import type { CacheParams } from '../../../src/model/mem/cache.ts';
-import { engine1GHz, fakeMem, memOf, probe, probeOf, type ScriptItem } from './harness.ts';
+import { engine1GHz, fakeMem, memOf, probe, probeOf, rd, TEST_L1D, wr, type ScriptItem } from './harness.ts';
 
-const BASE: CacheParams = {
-  sets: 4,
-  ways: 2,
-  lineBytes: 128,
-  setIndex: 'linear',
-  replacement: 'lru',
-  allocate: 'onMiss',
-  writeHit: 'localWbGlobalWe',
-  writeMiss: 'noWriteAllocate',
-  mshrEntries: 4,
-  mshrMaxMerge: 4,
-  missQueueSize: 4,
-};
-
-const rd = (cycle: number, addr: number, extra: Partial<GpuMemRequest> = {}): ScriptItem => ({ cycle, kind: 'mem.readReq', payload: { addr, size: 32, sm: 2, ...extra } });
-const wr = (cycle: number, addr: number, extra: Partial<GpuMemRequest> = {}): ScriptItem => ({ cycle, kind: 'mem.writeReq', payload: { addr, size: 32, sm: 2, ...extra } });
 
 /** LSU probe -> L1D (latency 5) -> fake lower memory (latency 20); links 1 cycle, `width` messages per cycle. */
 function run(script: ScriptItem[], cache: Partial<CacheParams> = {}, over: Partial<L1dParams> = {}, width = 1) {
   const e = engine1GHz();
-  const p: L1dParams = { smId: 2, cache: { ...BASE, ...cache }, l1dLatency: 5, ...over };
+  const p: L1dParams = { smId: 2, cache: { ...TEST_L1D, ...cache }, l1dLatency: 5, ...over };
   e.addUnit('LSU', probe, 'core', { script });
   e.addUnit('L1D', l1d, 'core', p);
   e.addUnit('MEM', fakeMem, 'core', { latency: 20 });
@@ -135,7 +119,7 @@ describe('l1d', () => {
   it('emits miss and resFail spans with their reason when traced', () => {
     const e = engine1GHz();
     e.addUnit('LSU', probe, 'core', { script: [rd(0, 0), rd(0, 128)] });
-    e.addUnit('L1D', l1d, 'core', { smId: 0, cache: { ...BASE, mshrEntries: 1 }, l1dLatency: 5 } satisfies L1dParams);
+    e.addUnit('L1D', l1d, 'core', { smId: 0, cache: { ...TEST_L1D, mshrEntries: 1 }, l1dLatency: 5 } satisfies L1dParams);
     e.addUnit('MEM', fakeMem, 'core', { latency: 20 });
     e.connect('LSU', 'out', 'L1D', 'topIn', { latencyCycles: 1 });
     e.connect('L1D', 'topOut', 'LSU', 'in', { latencyCycles: 1 });
@@ -158,7 +142,7 @@ describe('l1d lifecycle (ctrl / status ports)', () => {
     const e = engine1GHz();
     e.addUnit('LSU', probe, 'core', { script });
     e.addUnit('CTRL', probe, 'core', { script: ctrl });
-    e.addUnit('L1D', l1d, 'core', { smId: 2, cache: BASE, l1dLatency: 5 } satisfies L1dParams);
+    e.addUnit('L1D', l1d, 'core', { smId: 2, cache: TEST_L1D, l1dLatency: 5 } satisfies L1dParams);
     e.addUnit('MEM', fakeMem, 'core', { latency: 20 });
     const one = { latencyCycles: 1 };
     e.connect('LSU', 'out', 'L1D', 'topIn', one);
