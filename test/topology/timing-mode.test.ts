@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/loader.ts';
 import { runKernelScenarioTiming } from '../../src/scenario/timing-run.ts';
 import { runCli } from '../helpers/cli.ts';
+import { goldenDiff } from '../golden/golden.ts';
 
 const kernelScenarios = readdirSync('scenarios').filter((f) => /^k-.*\.yaml$/.test(f)).sort();
 
@@ -18,6 +19,8 @@ describe('every library kernel runs correctly on the timing model (gtx480)', () 
     expect(r.engine.pendingWork()).toEqual([]);
     // Statecharts only on control changes (DESIGN.md §3).
     expect(r.engine.statechartEvents.value / s.value('gpu_tot_warp_insts')!).toBeLessThan(0.1);
+    // Every statistic as before the hot-path work (test/golden/golden.ts).
+    expect(goldenDiff(`timing-${file.replace(/\.yaml$/, '')}`, s.toJSON())).toEqual([]);
   });
 });
 

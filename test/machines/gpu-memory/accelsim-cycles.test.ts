@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { smFetch } from '../../../machines/sm-fetch/sm-fetch.ts';
 import { GpuKind, type FetchReq, type GpuMemRequest } from '../../../src/protocol/gpu.ts';
 import { runAccelSimTrace } from '../../../src/scenario/trace-run.ts';
+import { goldenDiff } from '../../golden/golden.ts';
 import { engine1GHz, probe, probeOf, type ScriptItem } from './harness.ts';
 
 const CONFIG = 'data/accelsim-traces/gtx1080-config/gpgpusim.config';
@@ -30,7 +31,10 @@ describe('gpu_sim_cycle agrees with Accel-Sim within 15% (GTX 1080, trace.config
 
   it.each([...REAL, ...LIBRARY])('%s', (workload) => {
     const want = accelSimCycles(workload);
-    const got = runAccelSimTrace(traceDir(workload), { gpu: { gpgpusimConfig: CONFIG }, baseDir: '.' }).engine.stats.value('gpu_sim_cycle')!;
+    const stats = runAccelSimTrace(traceDir(workload), { gpu: { gpgpusimConfig: CONFIG }, baseDir: '.' }).engine.stats;
+    // Every statistic as before the hot-path work (test/golden/golden.ts).
+    expect(goldenDiff(`trace-${workload}`, stats.toJSON())).toEqual([]);
+    const got = stats.value('gpu_sim_cycle')!;
     errors.set(workload, (got - want) / want);
     expect(Math.abs(got - want) / want, `${got} vs Accel-Sim ${want}`).toBeLessThanOrEqual(0.15);
   });
