@@ -1,18 +1,17 @@
 /**
  * Links: the wire between an out-port and an in-port, with latency and bandwidth.
  *
- * A link subscribes to its out-port's `sent$` stream. At each edge of its clock it injects up to
+ * A link is attached to its out-port and told of every send. At each edge of its clock it injects up to
  * its bandwidth (messages per cycle, or bytes per cycle with serialisation of larger messages)
  * while the in-port has credits, stamps `deliverTime = now + latency` (latency counted in
  * cycles of the receiving domain, at least 1) and schedules the delivery on the global queue.
  * Deliveries keep injection order.
  */
-import type { Subscription } from 'rxjs';
 import type { EventHandler, EventQueue } from '../sim/event-queue.ts';
 import { Priority } from '../sim/event-queue.ts';
 import type { ClockDomain, Picoseconds } from '../sim/time.ts';
 import type { Message } from './message.ts';
-import type { InPort, OutPort, PortListener } from './port.ts';
+import type { InPort, OutPort, PortListener, SendListener } from './port.ts';
 
 /** Link parameters. */
 export interface LinkSpec {
@@ -36,7 +35,7 @@ export interface LinkHost {
 }
 
 /** A point-to-point link from one out-port to one in-port. */
-export class Link implements PortListener {
+export class Link implements PortListener, SendListener {
   /** `src.port->dst.port`. */
   readonly name: string;
   readonly from: OutPort;
@@ -56,7 +55,6 @@ export class Link implements PortListener {
   creditStallCycles = 0;
 
   private readonly host: LinkHost;
-  private readonly subscription: Subscription;
   private serviceScheduled = false;
   /** First link cycle the wire is free again (byte serialisation). */
   private wireFreeCycle = 0;
@@ -90,12 +88,17 @@ export class Link implements PortListener {
         this.to.arrive(msg);
       },
     };
-    this.subscription = from.sent$.subscribe(() => this.kick());
+    from.attach(this);
   }
 
   /** Stops listening to the out-port (engine teardown). */
   dispose(): void {
-    this.subscription.unsubscribe();
+    this.from.attach(null);
+  }
+
+  /** The out-port accepted a send: service the wire now or at its next usable edge. */
+  messageSent(): void {
+    this.kick();
   }
 
   /**

@@ -3,8 +3,9 @@
  *
  * An {@link OutPort} has a bounded buffer of messages the unit has sent but its link has not yet
  * put on the wire. A full buffer refuses the send; the sender keeps the item and is woken when
- * the link drains a slot. The outgoing side is an RxJS stream (`sent$`) that the link subscribes
- * to. An {@link InPort} has a bounded buffer of delivered messages the unit has not consumed;
+ * the link drains a slot. The link attached to it is called directly on every send; the RxJS
+ * stream `sent$` carries the same sends to observers, and costs nothing while nobody observes it
+ * (issue 11: no RxJS machinery on a message nobody observes). An {@link InPort} has a bounded buffer of delivered messages the unit has not consumed;
  * its link only injects a message when the in-port has a free credit, so back-pressure
  * propagates from a slow consumer to its producers.
  */
@@ -40,6 +41,12 @@ export interface PortListener {
   creditReturned(): void;
 }
 
+/** The link draining an out-port: told of every accepted send, synchronously, before observers. */
+export interface SendListener {
+  /** Called after a message entered the out-port's buffer. */
+  messageSent(): void;
+}
+
 /** Sending side of a unit: bounded buffer drained by one link. */
 export class OutPort {
   /** Port name within its unit, e.g. `req` or `out[3]`. */
@@ -50,8 +57,9 @@ export class OutPort {
   readonly capacity: number;
   /** Messages sent and not yet injected by the link. Owned by the link once bound. */
   readonly buffer: Fifo<Message>;
-  /** Every accepted send, in order. The link subscribes; observers may too. */
+  /** Every accepted send, in order, for observers (the link is called directly, see {@link attach}). */
   readonly sent$ = new Subject<Message>();
+  private sender: SendListener | null = null;
   /** Destination unit and port names, set when a link binds this port. */
   dst = '';
   dstPort = '';
@@ -87,6 +95,11 @@ export class OutPort {
     this.bound = true;
     this.dst = dst;
     this.dstPort = dstPort;
+  }
+
+  /** Attaches the link that drains this port (called on every accepted send); null detaches it. */
+  attach(sender: SendListener | null): void {
+    this.sender = sender;
   }
 
   /**
@@ -129,7 +142,8 @@ export class OutPort {
     };
     this.buffer.push(msg);
     if (host.occupancyObserved) host.reportOccupancy(this, this.buffer.length);
-    this.sent$.next(msg);
+    this.sender?.messageSent();
+    if (this.sent$.observed) this.sent$.next(msg);
     return msg;
   }
 

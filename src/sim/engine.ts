@@ -18,7 +18,7 @@ import { DEFAULT_SAMPLE_LIMIT, StatsRegistry, type Counter, type Histogram, type
 import { EventQueue, Priority, type EventHandler, type EventRecord } from './event-queue.ts';
 import { Prng } from './prng.ts';
 import { ClockDomain, type Picoseconds } from './time.ts';
-import type { DeliveryMode, SpanRecord, UnitDefinition, UnitIo } from './unit.ts';
+import { DIRECT_WAKE, type DeliveryMode, type SpanRecord, type UnitDefinition, type UnitIo } from './unit.ts';
 
 /** A change of a statechart unit's state value. */
 export interface StateChange {
@@ -104,6 +104,9 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
   readonly inPortList: InPort[] = [];
   actor: AnyActorRef | null = null;
   isStatechart = false;
+  /** The logic's direct wake ({@link DIRECT_WAKE}) and the actor's state it runs on, or null. */
+  directWake: ((state: unknown) => void) | null = null;
+  directState: unknown = null;
   failure: unknown = null;
   private readonly engine: Engine;
   /** Times at which a wake is already queued (small, usually 0-2 entries). */
@@ -208,7 +211,18 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
     }
     if (this.delivery === 'batch') {
       this.explicitWake = false;
-      this.send(WAKE_EVENT);
+      const direct = this.directWake;
+      if (direct === null) {
+        this.send(WAKE_EVENT);
+        return;
+      }
+      this.engine.actorEvents.value++;
+      try {
+        direct(this.directState);
+      } catch (err) {
+        this.failure = err;
+        throw this.wrapFailure();
+      }
       return;
     }
     // perMessage: every waiting message becomes one event, then a plain wake if one was asked for.
@@ -516,6 +530,12 @@ export class Engine implements PortHost, LinkHost {
       });
       actor.start();
       if (rt.failure !== null) throw rt.wrapFailure();
+      // A datapath unit's wake goes straight to its step on the actor's state (DIRECT_WAKE).
+      const direct = (logic as { [DIRECT_WAKE]?: (state: unknown) => void })[DIRECT_WAKE];
+      if (direct !== undefined && !rt.isStatechart && rt.delivery === 'batch') {
+        rt.directWake = direct;
+        rt.directState = actor.getSnapshot().context;
+      }
       if (rt.delivery === 'batch') rt.wakeAt(0);
     }
     this.scheduleSampler();

@@ -129,13 +129,30 @@ export function defineUnit<P, R = Record<string, never>>(definition: UnitDefinit
  * {@link UnitIo} and mutated in place, so the hot path allocates nothing (DESIGN.md §3).
  */
 export function wakeLogic<S>(step: (state: S) => void, initial: ({ input }: { input: UnitIo }) => S) {
-  return fromTransition(
+  const logic = fromTransition(
     (state: S, event: { type: string }) => {
       if (event.type === 'wake') step(state);
       return state;
     },
     initial,
   );
+  return withDirectWake(logic, step as (state: unknown) => void);
+}
+
+/**
+ * Key of the direct wake of a datapath unit's logic: the function the XState reducer runs on a
+ * `wake`, which the engine calls on the actor's own state (its snapshot's `context`, mutated in
+ * place) without a trip through the actor's mailbox (DESIGN.md §3, issue 11). A `wake` carries no
+ * data and the reducer returns the same state object, so both paths do exactly the same work.
+ */
+export const DIRECT_WAKE: unique symbol = Symbol.for('warpstate.directWake');
+
+/** Logic carrying a {@link DIRECT_WAKE} function. */
+export type DirectWakeLogic<L> = L & { readonly [DIRECT_WAKE]: (state: unknown) => void };
+
+/** Attaches the direct wake `step` to `logic` (see {@link DIRECT_WAKE}). */
+function withDirectWake<L extends object>(logic: L, step: (state: unknown) => void): DirectWakeLogic<L> {
+  return Object.assign(logic, { [DIRECT_WAKE]: step }) as DirectWakeLogic<L>;
 }
 
 /**
@@ -149,16 +166,18 @@ export function wakeLogic<S>(step: (state: S) => void, initial: ({ input }: { in
 export function cycleLogic<S>(step: (state: S, cycle: number) => void, initial: ({ input }: { input: UnitIo }) => S) {
   let io: UnitIo | null = null;
   let lastCycle = -1;
-  return fromTransition(
+  const wake = (state: S): void => {
+    const cycle = io!.cycle;
+    if (cycle === lastCycle) {
+      io!.wakeInCycles(1);
+      return;
+    }
+    lastCycle = cycle;
+    step(state, cycle);
+  };
+  const logic = fromTransition(
     (state: S, event: { type: string }) => {
-      if (event.type !== 'wake') return state;
-      const cycle = io!.cycle;
-      if (cycle === lastCycle) {
-        io!.wakeInCycles(1);
-        return state;
-      }
-      lastCycle = cycle;
-      step(state, cycle);
+      if (event.type === 'wake') wake(state);
       return state;
     },
     (args: { input: UnitIo }) => {
@@ -166,6 +185,7 @@ export function cycleLogic<S>(step: (state: S, cycle: number) => void, initial: 
       return initial(args);
     },
   );
+  return withDirectWake(logic, wake as (state: unknown) => void);
 }
 
 /** A span of activity on a unit, for traces (busy interval, outstanding request, stall). */

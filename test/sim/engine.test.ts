@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { dutyCycleController } from '../../machines/duty-cycle-controller/duty-cycle-controller.ts';
 import { SimulationError } from '../../src/errors.ts';
 import { Engine } from '../../src/sim/engine.ts';
-import { defineUnit, type UnitIo } from '../../src/sim/unit.ts';
+import { DIRECT_WAKE, defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { testSink } from '../helpers/units.ts';
 
 /** A unit that wakes itself every `period` cycles `times` times, recording wake times. */
@@ -80,6 +80,38 @@ describe('Engine', () => {
     expect(() => e.run()).toThrow(SimulationError);
     const e2 = tickerEngine(5, 2);
     expect(() => e2.run()).toThrow(/unit T \(ticker\) failed at 10000 ps: boom/);
+  });
+
+  it('wakes a wakeLogic unit straight on its actor state (no mailbox), with the same wakes and failure report', () => {
+    // The same ticker written with wakeLogic: its logic carries the direct wake.
+    const direct = defineUnit<{ period: number; times: number; failAt: number }>({
+      ...ticker,
+      kind: 'directTicker',
+      logic: (p) =>
+        wakeLogic(
+          (s: { io: UnitIo; wakes: number[] }) => {
+            s.wakes.push(s.io.now);
+            if (s.wakes.length === p.failAt) throw new Error('boom');
+            if (s.wakes.length < p.times) s.io.wakeInCycles(p.period);
+          },
+          ({ input }: { input: UnitIo }) => ({ io: input, wakes: [] as number[] }),
+        ),
+    });
+    expect(typeof (direct.logic({ period: 1, times: 1, failAt: -1 }, {}) as unknown as Record<symbol, unknown>)[DIRECT_WAKE]).toBe('function');
+    const make = (failAt: number) => {
+      const e = new Engine({ seed: 3 });
+      e.addClock('core', 1_000_000_000);
+      e.addUnit('D', direct, 'core', { period: 10, times: 5, failAt });
+      return e;
+    };
+    const e = make(-1);
+    const snapshotBefore = (e.start(), e.snapshot('D'));
+    expect(e.run().reason).toBe('idle');
+    // The actor keeps its one state object, mutated in place; no snapshot was rebuilt per wake.
+    expect(e.snapshot('D')).toBe(snapshotBefore);
+    expect((e.snapshot('D') as { context: { wakes: number[] } }).context.wakes).toEqual([0, 10_000, 20_000, 30_000, 40_000]);
+    expect(e.actorEvents.value).toBe(5);
+    expect(() => make(2).run()).toThrow(/unit D \(directTicker\) failed at 10000 ps: boom/);
   });
 
   it('runs statechart after-delays in cycles of the unit clock through the global queue', () => {
