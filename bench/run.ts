@@ -1,126 +1,66 @@
 /**
- * `npm run bench`: simulation-kernel benchmarks, printed as JSON (never timed assertions in
- * tests). Each figure is the median of `--repeat` runs (default 3).
+ * `npm run bench`: the CPU-time benchmark of issue 11 item 3 (sections in bench/bench.ts).
+ * Prints the JSON report on stdout (or writes it to `--out`) and a short table on stderr,
+ * with progress lines while it runs. Numbers are never asserted in tests.
  *
- * - engineEventsPerSec: global-queue events fired per wall second (self-rescheduling handlers,
- *   1024 concurrent timers: push + pop + dispatch).
- * - messagesPerSec: messages delivered per wall second through out-port -> link -> global
- *   queue -> in-port -> actor, in the default 16-generator / crossbar / 8-memory network.
- * - statechartEventsPerMessage: statechart sends per delivered message in that network.
- * - tracingOffOverhead: (time with observation hooks present but unobserved) / (time with the
- *   hooks compiled out via `observable: false`) - 1.
- * - tracingOnSlowdown: time with a full JSONL trace to /dev/null relative to tracing off.
- * - gpu: every library kernel simulated on the gtx480 preset (see bench/gpu.ts): warp
- *   instructions and cycles per wall second, statechart events per warp instruction.
+ * Usage: `npm run bench -- [options]`
+ * - `--repeat N`   measured runs per figure, medians reported (default 3; 1 with --quick)
+ * - `--quick`      smallest size of each kernel, one repeat: under a minute (CI, tests)
+ * - `--full`       also matmul 512 (issue 11's target size; minutes per run), stream 8192 CTAs,
+ *                  and every library kernel as committed (`library`)
+ * - `--only <s>`   sections, comma-separated: kernels, tracing, smScaling, startup, accelSim,
+ *                  engine, library
+ * - `--out <file>` write the JSON there instead of stdout
+ * - `--csv <file>` also write the measured rows as CSV
+ * - `--no-warmup`  skip the warm-up runs
+ * - `--rusage time|hook`  how CLI runs are measured: /usr/bin/time (default when installed) or
+ *                  process.resourceUsage() in the CLI process (bench/rusage-hook.mjs)
+ * - `--no-gpu`     (kept from the old benchmark) the engine section only
  */
-import { performance } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
-import { createUnitRegistry } from '../machines/index.ts';
-import { loadScenario } from '../src/scenario/loader.ts';
-import { Engine } from '../src/sim/engine.ts';
-import { Priority, type EventHandler } from '../src/sim/event-queue.ts';
-import { buildNetwork } from '../src/topology/network.ts';
-import { TraceRecorder } from '../src/trace/recorder.ts';
-import { JsonlSink } from '../src/trace/sinks.ts';
-import { runGpuBench } from './gpu.ts';
+import { formatTable, runBenchmark, SECTION_NAMES, toCsv, type SectionName } from './bench.ts';
 
 const args = process.argv.slice(2);
-const repeat = Number(args[args.indexOf('--repeat') + 1] ?? 3) || 3;
-const outFile = args.includes('--out') ? args[args.indexOf('--out') + 1] : undefined;
-const requests = Number(process.env.WARPSTATE_BENCH_REQUESTS ?? 4000);
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+/** The value after `flag`, or undefined. */
+function value(flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith('--')) fail(`${flag} needs a value`);
+  return v;
 }
 
-function engineEvents(total: number): number {
-  const engine = new Engine();
-  const queue = engine.queue;
-  let fired = 0;
-  const timers = 1024;
-  const handler: EventHandler = {
-    fire(data) {
-      fired++;
-      if (fired + timers <= total) queue.push(engine.now + 1000 + (data as number), Priority.wake, handler, data);
-    },
-  };
-  for (let i = 0; i < timers; i++) queue.push(i, Priority.wake, handler, i % 7);
-  const t0 = performance.now();
-  engine.run();
-  const dt = (performance.now() - t0) / 1000;
-  return engine.events.value / dt;
+function fail(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
 }
 
-interface NetRun {
-  seconds: number;
-  messages: number;
-  statechartEvents: number;
-  actorEvents: number;
-  events: number;
-  simTimePs: number;
-}
+const known = new Set(['--repeat', '--quick', '--full', '--only', '--out', '--csv', '--no-warmup', '--rusage', '--no-gpu']);
+for (const a of args) if (a.startsWith('--') && !known.has(a)) fail(`unknown option ${a}`);
 
-function network(mode: 'compiledOut' | 'off' | 'on'): NetRun {
-  const loaded = loadScenario('scenarios/memory-network.yaml', [`units.GEN.params.requests=${requests}`]);
-  const engine = buildNetwork(loaded, createUnitRegistry(), { observable: mode !== 'compiledOut' });
-  const recorder = mode === 'on' ? new TraceRecorder(engine, [new JsonlSink('/dev/null')], 'bench') : null;
-  const t0 = performance.now();
-  engine.run();
-  const seconds = (performance.now() - t0) / 1000;
-  recorder?.close();
-  return {
-    seconds,
-    messages: engine.messagesDelivered.value,
-    statechartEvents: engine.statechartEvents.value,
-    actorEvents: engine.actorEvents.value,
-    events: engine.events.value,
-    simTimePs: engine.now,
-  };
-}
+const repeatText = value('--repeat');
+const repeat = repeatText === undefined ? undefined : Number(repeatText);
+if (repeat !== undefined && !(Number.isInteger(repeat) && repeat >= 1)) fail(`--repeat must be a positive integer, got '${repeatText}'`);
+const onlyText = value('--only') ?? (args.includes('--no-gpu') ? 'engine' : undefined);
+const only = onlyText?.split(',').map((s) => s.trim());
+for (const s of only ?? []) if (!(SECTION_NAMES as readonly string[]).includes(s)) fail(`unknown section '${s}' (sections: ${SECTION_NAMES.join(', ')})`);
+const rusageText = value('--rusage');
+if (rusageText !== undefined && rusageText !== 'time' && rusageText !== 'hook') fail(`--rusage must be time or hook, got '${rusageText}'`);
+const outFile = value('--out');
+const csvFile = value('--csv');
 
-// Warm up the JIT once on each path.
-engineEvents(200_000);
-network('compiledOut');
-network('off');
-
-const ev: number[] = [];
-const off: NetRun[] = [];
-const out: NetRun[] = [];
-const on: NetRun[] = [];
-for (let i = 0; i < repeat; i++) {
-  ev.push(engineEvents(3_000_000));
-  // Interleave the variants so machine noise hits them alike.
-  out.push(network('compiledOut'));
-  off.push(network('off'));
-  on.push(network('on'));
-}
-const tOff = median(off.map((r) => r.seconds));
-const tOut = median(out.map((r) => r.seconds));
-const tOn = median(on.map((r) => r.seconds));
-const ref = off[0]!;
-const result = {
-  benchmark: 'warpstate simulation kernel',
-  node: process.version,
-  repeat,
-  engineEventsPerSec: Math.round(median(ev)),
-  network: {
-    scenario: 'scenarios/memory-network.yaml',
-    requestsPerGenerator: requests,
-    messagesDelivered: ref.messages,
-    eventsFired: ref.events,
-    simulatedPs: ref.simTimePs,
-    messagesPerSec: Math.round(ref.messages / tOff),
-    actorEventsPerMessage: Number((ref.actorEvents / ref.messages).toFixed(4)),
-    statechartEventsPerMessage: Number((ref.statechartEvents / ref.messages).toFixed(6)),
-    secondsTracingCompiledOut: Number(tOut.toFixed(4)),
-    secondsTracingOff: Number(tOff.toFixed(4)),
-    secondsTracingOn: Number(tOn.toFixed(4)),
-    tracingOffOverhead: Number((tOff / tOut - 1).toFixed(4)),
-    tracingOnSlowdown: Number((tOn / tOff).toFixed(3)),
-  },
-};
-const gpu = args.includes('--no-gpu') ? [] : runGpuBench(repeat);
-const json = JSON.stringify({ ...result, gpu: { preset: 'gtx480', kernels: gpu } }, null, 2);
-console.log(json);
-if (outFile) writeFileSync(outFile, json + '\n');
+const report = await runBenchmark({
+  ...(repeat !== undefined ? { repeat } : {}),
+  quick: args.includes('--quick'),
+  full: args.includes('--full'),
+  ...(only !== undefined ? { only: only as SectionName[] } : {}),
+  warmup: !args.includes('--no-warmup'),
+  ...(rusageText !== undefined ? { rusage: rusageText === 'time' ? '/usr/bin/time' : 'process.resourceUsage' } : {}),
+  log: (line) => void process.stderr.write(`[bench] ${line}\n`),
+});
+const json = JSON.stringify(report, null, 2) + '\n';
+if (outFile !== undefined) writeFileSync(outFile, json);
+else process.stdout.write(json);
+if (csvFile !== undefined) writeFileSync(csvFile, toCsv(report));
+process.stderr.write('\n' + formatTable(report));

@@ -27,7 +27,9 @@
  *      and answered with the response from below;
  *    - with `skipGlobal` (GPGPU-Sim `-gpgpu_gmem_skip_L1D 1`), global loads and stores bypass
  *      too (no lookup, counted in `l1d_bypassed`, not in `l1d_accesses`): loads are answered by
- *      the response from below, stores when they go down; local accesses still use the cache.
+ *      the response from below, stores when they go down; local accesses still use the cache;
+ *    - texture-cache line reads from the LSU's L1T (`tex: true`) are forwarded the same way
+ *      (not L1D accesses, not counted in `l1d_bypassed`).
  * 5. Sleep unless work remains.
  *
  * Fill-to-answer takes no extra cycle: a fill arriving at cycle f answers its requests at f.
@@ -263,10 +265,11 @@ function acceptRequests(s: L1dState, cycle: number): void {
       s.atomics.value++;
       continue;
     }
-    if (s.p.skipGlobal === true && pl.local !== true) {
+    if (pl.tex === true || (s.p.skipGlobal === true && pl.local !== true)) {
       // GPGPU-Sim ldst_unit::memory_cycle with gmem_skip_L1D: a global access goes straight to
       // the interconnect (no tag lookup, not an L1D access); loads are answered by the response
-      // from below, stores when they leave (a posted write, as through the cache).
+      // from below, stores when they leave (a posted write, as through the cache). A texture
+      // cache's line read (`tex`) takes the same way: the L1T shares the SM's memory port.
       if (!s.down.hasRoom) {
         s.down.waitingForRoom = true;
         return;
@@ -274,7 +277,7 @@ function acceptRequests(s: L1dState, cycle: number): void {
       s.req.recv();
       endStall(s);
       const fwd = s.down.send(msg.kind, pl, { bytes: msg.bytes })!;
-      s.bypassed.value++;
+      if (pl.tex !== true) s.bypassed.value++;
       if (isWrite) s.answers.push(msg);
       else s.bypass.set(fwd.id, msg);
       continue;

@@ -127,7 +127,10 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
     const addresses = new Array<number>(32);
     for (let l = 0; l < 32; l++) addresses[l] = (mask >>> l) & 1 ? info.addresses[l]! : 0;
     const space = info.space === StateSpace.Generic ? StateSpace.Global : info.space;
-    const d: LsuDispatch = { warp: slot, space, isLoad: info.isLoad || cls === OpClass.Atomic, bytes: info.accessBytes, mask, addresses, dst, seq, atomic: cls === OpClass.Atomic };
+    const d: LsuDispatch =
+      space === StateSpace.Tex
+        ? { warp: slot, space, isLoad: true, bytes: info.accessBytes, mask, addresses, dst, seq, atomic: false, texels: Array.from(info.texels.subarray(0, info.texelCount)) }
+        : { warp: slot, space, isLoad: info.isLoad || cls === OpClass.Atomic, bytes: info.accessBytes, mask, addresses, dst, seq, atomic: cls === OpClass.Atomic };
     if (dst.length > 0) s.scoreboard!.reserve(slot, dst, ins.longLatency);
     ws.outstanding++;
     s.memInFlight++;

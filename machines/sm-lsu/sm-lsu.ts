@@ -26,6 +26,16 @@
  * transaction was accepted by the L1D, which answers a store when it sends it down (posted
  * writes) — so the LSU waits for one `mem.rsp` per transaction in every case.
  *
+ * Texture fetches (`tex`/`tld4`, space `tex`; GPGPU-Sim `ldst_unit::texture_cycle`): the
+ * texels every lane read (`LsuDispatch.texels`, 1-8 per lane) are grouped into distinct texture
+ * cache lines in ascending address order (`texelLines`); with a texture cache (`texCache`, the
+ * SM's L1T, a {@link TexCache} inside the LSU as GPGPU-Sim's `m_L1T`) the stage makes one access
+ * per cycle (a reservation failure retries the next cycle), line reads leave on `bottomOut`
+ * (marked `tex`, forwarded by the L1D without a lookup: the caches share the SM's memory port),
+ * and one result per cycle leaves the L1T's result FIFO; the instruction writes back when all
+ * its lines returned. Without `texCache` the lines go to the L1D as global line reads. Texture
+ * statistics (`insts_tex`, `tex_*`) are registered at the first texture fetch.
+ *
  * Sources: paper 004 §2.2 (Fermi memory pipeline), GPGPU-Sim `ldst_unit` (`shared_cycle`,
  * `constant_cycle`, `memory_cycle`) and `warp_inst_t::generate_mem_accesses`.
  */
@@ -39,7 +49,8 @@ import { SharedMemBanks, type SharedMemBankParams } from '../../src/model/mem/sh
 import type { Counter } from '../../src/stats/registry.ts';
 import { controlPorts, Lifecycle, serviceLifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
 import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
-import { coalescerSpec, sharedMemBankSpec } from '../../src/model/mem/specs.ts';
+import { coalescerSpec, sharedMemBankSpec, texCacheSpec } from '../../src/model/mem/specs.ts';
+import { TEX_RES_FAIL_NAME, TexCache, TexOutcome, texelLines } from '../../src/model/mem/tex-cache.ts';
 import { GpuKind, type GpuMemRequest, type LsuDispatch, type Writeback, memPacketBytes } from '../../src/protocol/gpu.ts';
 
 /** Parameters of {@link smLsu} (filled by the GPU topology builder from the GPU config). */
@@ -50,6 +61,8 @@ export const smLsuSpec = z.strictObject({
   l1dPortWidth: z.int().min(1).describe('transactions sent to the L1D per cycle at most; capacity of bottomOut (transactions)'),
   coalescer: coalescerSpec.optional().describe('coalescing rules: line (Fermi with L1 caching) or sectored (Maxwell+)'),
   sharedMem: sharedMemBankSpec.describe('shared-memory banks (GTX480: 32 banks x 4 bytes)'),
+  texCache: texCacheSpec.optional().describe('the SM texture cache (L1T) texture fetches go through; absent: texel lines are read through the L1D [-gpgpu_tex_cache:l1]'),
+  texLineBytes: z.int().min(1).optional().describe('line size texels are grouped by without a texture cache (bytes); default 128'),
 });
 
 /** Spec of {@link smLsu}. */
@@ -100,6 +113,21 @@ export interface SmLsuState {
   /** Instructions accepted and not yet written back. */
   inFlight: number;
   lastCycle: number;
+  /** The texture cache, or null (texture lines then go to the L1D). */
+  readonly tex: TexCache | null;
+  /** Texture fetches accepted and not yet written back (the texture cache idles at 0). */
+  texInFlight: number;
+  /** Distinct texture lines of the stage's texture fetch (ascending), and how many. */
+  readonly texLines: Float64Array;
+  texLineCount: number;
+  /** Cycle of the last texture-cache access (one per cycle). */
+  texAccessCycle: number;
+  /** Texture-cache access id -> its instruction; line read sent down -> its ROB slot. */
+  readonly texAccess: Map<number, LsuInst>;
+  readonly texReads: Map<number, number>;
+  texNextId: number;
+  /** Texture statistics, registered at the first texture fetch (null before). */
+  texStats: { readonly insts: Counter; readonly texels: Counter; readonly lines: Counter; readonly stallCycles: Counter } | null;
   readonly stats: {
     readonly insts: Counter[];
     readonly transactions: Counter;
@@ -118,6 +146,7 @@ const COUNTED_SPACES = [StateSpace.Global, StateSpace.Shared, StateSpace.Const, 
 function complete(s: SmLsuState, inst: LsuInst): void {
   s.ready.push(inst.wb);
   s.inFlight--;
+  if (inst.space === StateSpace.Tex) s.texInFlight--;
   const io = s.io;
   if (io.tracing) {
     io.span(`${STATE_SPACE_NAME[inst.space]}.${inst.atomic ? 'atom' : inst.isLoad ? 'ld' : 'st'}`, inst.start, io.now, -1, undefined, { warp: inst.wb.warp, seq: inst.wb.seq });
@@ -128,6 +157,10 @@ function complete(s: SmLsuState, inst: LsuInst): void {
 function sendTransactions(s: SmLsuState): void {
   const inst = s.stage;
   if (inst === null) return;
+  if (inst.space === StateSpace.Tex) {
+    sendTexLines(s, inst);
+    return;
+  }
   const t = s.txns;
   const port = s.l1dReq;
   const kind = inst.isLoad ? GpuKind.readReq : GpuKind.writeReq;
@@ -159,10 +192,100 @@ function sendTransactions(s: SmLsuState): void {
   }
 }
 
+/**
+ * The stage's texture fetch: one texture-cache access per cycle (a reservation failure keeps the
+ * line for the next cycle), or, without a texture cache, its lines as global reads to the L1D.
+ */
+function sendTexLines(s: SmLsuState, inst: LsuInst): void {
+  const tex = s.tex;
+  const cycle = s.lastCycle;
+  if (tex === null) {
+    const port = s.l1dReq;
+    const size = s.p.texLineBytes ?? 128;
+    for (let sent = 0; sent < s.p.l1dPortWidth && s.nextTxn < s.texLineCount; sent++) {
+      if (!port.hasRoom) {
+        port.waitingForRoom = true;
+        s.texStats!.stallCycles.value++;
+        break;
+      }
+      const req: GpuMemRequest = { addr: s.texLines[s.nextTxn]!, size, sm: s.p.smId };
+      const msg = port.send(GpuKind.readReq, req, { bytes: memPacketBytes(GpuKind.readReq, size) })!;
+      s.byRequest.set(msg.id, inst);
+      inst.outstanding++;
+      s.nextTxn++;
+    }
+  } else if (s.nextTxn < s.texLineCount && s.texAccessCycle !== cycle) {
+    s.texAccessCycle = cycle;
+    const id = s.texNextId++;
+    if (tex.access(s.texLines[s.nextTxn]!, id, cycle) === TexOutcome.resFail) {
+      s.texStats!.stallCycles.value++;
+      if (s.io.tracing) s.io.span('texResFail', s.io.now, s.io.now, -1, TEX_RES_FAIL_NAME[tex.lastReason]);
+    } else {
+      s.texAccess.set(id, inst);
+      inst.outstanding++;
+      s.nextTxn++;
+    }
+  }
+  if (s.nextTxn >= s.texLineCount) {
+    inst.allSent = true;
+    s.stage = null;
+    if (inst.outstanding === 0) complete(s, inst);
+  }
+}
+
+/** One cycle of the texture cache: its line read to the L1D, a fragment to the result FIFO, one result written back. */
+function texCycle(s: SmLsuState, tex: TexCache, cycle: number): void {
+  const line = tex.peekRequest();
+  if (line >= 0) {
+    if (s.l1dReq.hasRoom) {
+      const size = tex.tags.lineBytes;
+      const req: GpuMemRequest = { addr: line, size, sm: s.p.smId, tex: true };
+      const msg = s.l1dReq.send(GpuKind.readReq, req, { bytes: memPacketBytes(GpuKind.readReq, size) })!;
+      s.texReads.set(msg.id, tex.popRequest());
+    } else s.l1dReq.waitingForRoom = true;
+  }
+  if (tex.resultsReady > 0) {
+    const id = tex.popResult();
+    const inst = s.texAccess.get(id);
+    if (inst === undefined) throw new SimulationError(`${s.io.name}: texture cache result ${id} belongs to no instruction`);
+    s.texAccess.delete(id);
+    inst.outstanding--;
+    if (inst.outstanding === 0 && inst.allSent) complete(s, inst);
+  }
+  tex.cycle(cycle);
+}
+
+/** Registers the texture statistics (at the first texture fetch, so runs without textures keep their statistics). */
+function texStatsOf(s: SmLsuState): NonNullable<SmLsuState['texStats']> {
+  if (s.texStats !== null) return s.texStats;
+  const io = s.io;
+  const st = {
+    insts: io.counter('insts_tex', 'texture fetches (tex, tld4) accepted'),
+    texels: io.counter('tex_texels', 'texels the texture fetches read (1 per lane for point sampling, 2-8 for linear filtering)'),
+    lines: io.counter('tex_lines', 'distinct texture lines of the fetches (accesses to the texture cache, or line reads to the L1D without one)'),
+    stallCycles: io.counter('tex_stall_cycles', 'cycles the stage could not make its texture access (texture-cache reservation failure, or l1dReq full)', 'cycles'),
+  };
+  const tex = s.tex;
+  if (tex !== null) {
+    const d = (name: string, f: () => number, desc: string) => io.stats.derived(`${io.name}.${name}`, f, desc, 'count');
+    d('tex_accesses', () => tex.accesses, 'texture-cache accesses (hits + misses, GPGPU-Sim L1T accesses)');
+    d('tex_hits', () => tex.hits, 'texture-cache hits');
+    d('tex_misses', () => tex.misses, 'texture-cache misses (line reads sent down)');
+    d('tex_res_fail', () => tex.resFails, 'texture-cache reservation-failure attempts');
+    for (let r = 0; r < TEX_RES_FAIL_NAME.length; r++) d(`tex_res_fail_${TEX_RES_FAIL_NAME[r]}`, () => tex.resFailBy[r]!, `texture-cache reservation failures: ${TEX_RES_FAIL_NAME[r]}`);
+  }
+  s.texStats = st;
+  return st;
+}
+
 function accept(s: SmLsuState, msg: Message<LsuDispatch>, cycle: number): void {
   const d = msg.payload;
   const io = s.io;
   const space = d.space === StateSpace.Generic ? StateSpace.Global : d.space;
+  if (space === StateSpace.Tex) {
+    acceptTex(s, d, cycle);
+    return;
+  }
   const longLatency = d.isLoad && (space === StateSpace.Global || space === StateSpace.Local);
   const wb: Writeback = { warp: d.warp, dst: d.dst, seq: d.seq, longLatency };
   const counted = COUNTED_SPACES.indexOf(space as (typeof COUNTED_SPACES)[number]);
@@ -207,6 +330,30 @@ function accept(s: SmLsuState, msg: Message<LsuDispatch>, cycle: number): void {
   sendTransactions(s);
 }
 
+/** Accepts a texture fetch: its distinct lines become the stage's work (see {@link sendTexLines}). */
+function acceptTex(s: SmLsuState, d: LsuDispatch, cycle: number): void {
+  const st = texStatsOf(s);
+  st.insts.value++;
+  const texels = d.texels ?? [];
+  st.texels.value += texels.length;
+  const wb: Writeback = { warp: d.warp, dst: d.dst, seq: d.seq, longLatency: true };
+  const inst: LsuInst = { wb, space: StateSpace.Tex, isLoad: true, atomic: false, start: s.io.now, outstanding: 0, allSent: false, doneCycle: -1 };
+  s.inFlight++;
+  s.texInFlight++;
+  const lineBytes = s.tex !== null ? s.tex.tags.lineBytes : (s.p.texLineBytes ?? 128);
+  s.texLineCount = texelLines(texels, texels.length, lineBytes, s.texLines);
+  st.lines.value += s.texLineCount;
+  s.stageFreeCycle = cycle + 1;
+  if (s.texLineCount === 0) {
+    inst.allSent = true;
+    complete(s, inst);
+    return;
+  }
+  s.stage = inst;
+  s.nextTxn = 0;
+  sendTransactions(s);
+}
+
 function insertTimed(s: SmLsuState, inst: LsuInst): void {
   const timed = s.timed;
   let i = timed.length;
@@ -219,8 +366,17 @@ function step(s: SmLsuState, cycle: number): void {
   // Paused: instructions in flight complete; new ones wait in topIn.
   const accepting = s.ctrl.length === 0 && s.lifecycle.running ? true : serviceLifecycle(s.lifecycle, s.ctrl, s.inFlight === 0 && s.ready.length === 0, s.dispatch.length, io.name);
   // 1. responses from the L1D
+  s.lastCycle = cycle;
   let m: Message | undefined;
   while ((m = s.l1dRsp.recv()) !== undefined) {
+    if (s.texReads.size > 0) {
+      const slot = s.texReads.get(m.replyTo);
+      if (slot !== undefined) {
+        s.texReads.delete(m.replyTo);
+        s.tex!.fill(slot);
+        continue;
+      }
+    }
     const inst = s.byRequest.get(m.replyTo);
     if (inst === undefined) throw new SimulationError(`${io.name}: mem.rsp ${m.id} answers unknown request ${m.replyTo}`);
     s.byRequest.delete(m.replyTo);
@@ -232,7 +388,10 @@ function step(s: SmLsuState, cycle: number): void {
   let k = 0;
   while (k < timed.length && timed[k]!.doneCycle <= cycle) complete(s, timed[k++]!);
   if (k > 0) timed.splice(0, k);
-  // 3. memory stage
+  // 3. memory stage (and the texture cache's own cycle)
+  // texture-cache work exists only while a texture fetch is in flight (its results pending)
+  const tex = s.texInFlight > 0 ? s.tex : null;
+  if (tex !== null) texCycle(s, tex, cycle);
   sendTransactions(s);
   // 4. accept one instruction
   if (accepting && s.stage === null && cycle >= s.stageFreeCycle) {
@@ -255,6 +414,7 @@ function step(s: SmLsuState, cycle: number): void {
   if (accepting && s.dispatch.length > 0 && s.stage === null) next = Math.min(next, Math.max(cycle + 1, s.stageFreeCycle));
   if (timed.length > 0) next = Math.min(next, Math.max(cycle + 1, timed[0]!.doneCycle));
   if (ready.length > 0 && s.wbPort.hasRoom) next = cycle + 1;
+  if (s.texInFlight > 0 && s.tex !== null) next = cycle + 1;
   if (s.lifecycle.state === 'draining' && s.inFlight === 0 && s.ready.length === 0) s.lifecycle.drained();
   if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
 }
@@ -285,6 +445,11 @@ export const smLsu = defineUnit<SmLsuParams>({
     { name: 'transactions_per_inst', unit: 'ratio', description: 'transactions per global/local instruction' },
     { name: 'shared_bank_conflict_cycles', unit: 'cycles', description: 'extra cycles of shared accesses from bank conflicts (sum of k - 1)' },
     { name: 'stage_stall_cycles', unit: 'cycles', description: 'cycles the memory stage could not send a transaction (l1dReq full)' },
+    { name: 'insts_tex', unit: 'count', description: 'texture fetches accepted (registered at the first one)' },
+    { name: 'tex_texels', unit: 'count', description: 'texels the texture fetches read (registered at the first fetch)' },
+    { name: 'tex_lines', unit: 'count', description: 'distinct texture lines of the fetches, one texture-cache access each (registered at the first fetch)' },
+    { name: 'tex_stall_cycles', unit: 'cycles', description: 'cycles a texture access waited (texture-cache reservation failure or l1dReq full; registered at the first fetch)' },
+    { name: 'tex_<outcome>', unit: 'count', description: 'texture cache (L1T) accesses, hits, misses, res_fail and res_fail_<reason> (fragmentFifoFull, requestFifoFull, robFull); registered at the first fetch', variants: ['accesses', 'hits', 'misses', 'res_fail'] },
   ],
   logic: (p) =>
     cycleLogic(
@@ -327,6 +492,15 @@ export const smLsu = defineUnit<SmLsuParams>({
           ready: [],
           inFlight: 0,
           lastCycle: -1,
+          tex: p.texCache !== undefined ? new TexCache(p.texCache) : null,
+          texInFlight: 0,
+          texLines: new Float64Array(256),
+          texLineCount: 0,
+          texAccessCycle: -1,
+          texAccess: new Map(),
+          texReads: new Map(),
+          texNextId: 0,
+          texStats: null,
           stats: {
             insts,
             transactions,
@@ -342,6 +516,7 @@ export const smLsu = defineUnit<SmLsuParams>({
   pendingWork: (snap: { context: SmLsuState }) => {
     const s = snap.context;
     if (s.inFlight === 0 && s.ready.length === 0) return null;
-    return `${s.inFlight} memory instructions in flight (${s.byRequest.size} transactions awaiting L1D responses, ${s.timed.length} timed, ${s.stage ? `${s.txns.count - s.nextTxn} transactions unsent` : 'stage free'}, ${s.ready.length} write-backs unsent)`;
+    const tex = s.tex !== null && s.tex.busy ? `, texture cache: ${s.tex.describe()}` : '';
+    return `${s.inFlight} memory instructions in flight (${s.byRequest.size} transactions awaiting L1D responses, ${s.timed.length} timed, ${s.stage ? `${(s.stage.space === StateSpace.Tex ? s.texLineCount : s.txns.count) - s.nextTxn} transactions unsent` : 'stage free'}, ${s.ready.length} write-backs unsent${tex})`;
   },
 });

@@ -142,7 +142,8 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
     const head = { scenario: loaded.scenario.name, seed: loaded.scenario.seed, mode };
     let r: ReturnType<typeof runKernelScenarioFunctional>;
     try {
-      r = runKernelScenarioFunctional(loaded, stats);
+      // device printf output goes to the run's output, after each kernel (before the statistics)
+      r = runKernelScenarioFunctional(loaded, stats, { deviceOutput: out });
     } catch (e) {
       // A kernel fault: the launches that completed are counted in the partial statistics.
       if (e instanceof SimulationError && opts.stats !== undefined) {
@@ -174,6 +175,7 @@ async function runKernelScenario(loaded: LoadedScenario, opts: KernelRunOpts, ou
         strict: opts.strict === true,
         ...(opts.maxCycles !== undefined ? { maxCycles: opts.maxCycles } : {}),
         ...(opts.until !== undefined ? { untilPs: parseDuration(opts.until, { file: '--until' }, 'until') } : {}),
+        deviceOutput: out,
         onEngine: (engine) => {
           outputs.attach(engine);
           probeStartup(engine, err);
@@ -480,7 +482,8 @@ export function buildProgram(out: (s: string) => void, err: (s: string) => void,
       if (opts.writeTrace !== undefined) {
         let counts: number[];
         try {
-          counts = (await load.ptxTrace()).writePtxScenarioTrace(loaded, opts.writeTrace);
+          // the kernels' printf output is printed by the run that follows, not twice
+          counts = (await load.ptxTrace()).writePtxScenarioTrace(loaded, opts.writeTrace, { deviceOutput: () => {} });
         } catch (e) {
           // An OS error (ENOTDIR, EACCES, ENOSPC ...) is about the output path the user gave.
           if (typeof (e as NodeJS.ErrnoException).code === 'string' && !(e instanceof InputError)) throw (await load.sinks()).outputError(opts.writeTrace, e);

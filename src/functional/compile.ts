@@ -40,6 +40,7 @@ import type { Instruction, Operand, PtxFunction, PtxModule } from '../isa/ir.ts'
 import { reconvergencePcs } from '../isa/cfg.ts';
 import * as I from './ops/int.ts';
 import * as F from './ops/float.ts';
+import * as H from './ops/half.ts';
 import * as C from './ops/cvt.ts';
 import { combineBool, compareFloat, compareInt, slctF32 } from './ops/compare.ts';
 import { atomic32, atomic64, atomicF64, type Atom32Kind } from './ops/atomic.ts';
@@ -47,7 +48,8 @@ import { bitsToF16, f16ToBits } from './ops/fp-bits.ts';
 import { roundToIntegral, twoSumError, type RoundMode } from './ops/fp-round.ts';
 import { K, NOSLOT, add64Pair, addrReg, addrRegOffset64, copy, generic, kindOf, mulWide32, plainArith, rd, shift64Pair, widthMask, type Kd, type Val } from './lanes.ts';
 import { check, loadElem, memLoop, resolve, storeElem, windowBase } from './mem-access.ts';
-import { InstrKind, type CallPlan, type CompiledInstr, type Exec, type ExecWarp, type FrameCopy, type Slot } from './exec-types.ts';
+import { InstrKind, type CallPlan, type CompiledInstr, type Exec, type ExecWarp, type FrameCopy, type IndirectCall, type Slot } from './exec-types.ts';
+import { surfaceExec, texFetchExec, texQueryExec, type TexOperand } from './texture-exec.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Kernel compilation
@@ -88,14 +90,20 @@ export interface CompiledKernel {
   readonly specials: readonly SpecialSlot[];
   /** Local memory per thread in bytes (all frames). */
   readonly localBytes: number;
-  /** Largest call depth (for the warp's call stack). */
+  /** Largest call depth of the static call graph (the warp's call stack grows past it for calls through pointers). */
   readonly maxCallDepth: number;
 }
 
 const cache = new WeakMap<PtxFunction, CompiledKernel>();
 
 /**
- * Compiles kernel `entryIndex` of `module` and every function it calls (cached per entry).
+ * Compiles kernel `entryIndex` of `module` and every function it calls (cached per entry), the
+ * possible targets of its indirect calls ({@link Instruction.callTargets}) included.
+ *
+ * Every function has one frame and one set of registers per warp, so a function must not be
+ * active twice for one thread: direct recursion is refused here (and by the parser); a cycle
+ * through an indirect call is allowed statically and refused when a thread actually re-enters a
+ * function through a pointer (a fault report at run time, `warp.ts`).
  * @throws InputError when the kernel calls itself recursively or calls a function without a body.
  */
 export function compileKernel(module: PtxModule, entryIndex: number): CompiledKernel {
@@ -106,11 +114,12 @@ export function compileKernel(module: PtxModule, entryIndex: number): CompiledKe
   const order: number[] = [];
   const state = new Map<number, number>(); // 1 visiting, 2 done
   let maxDepth = 0;
-  const visit = (fi: number, depth: number, site: Instruction | undefined): void => {
+  const visit = (fi: number, depth: number, site: Instruction | undefined, indirect = false): void => {
     const f = module.functions[fi]!;
     const st = state.get(fi);
     if (st === 1) {
-      throw new InputError({ file: module.file, line: site?.line ?? f.line }, `recursive call to '${f.name}' is not supported by the functional model`, f.name);
+      if (indirect) return; // a cycle through a pointer: checked per thread at run time
+      throw new InputError({ file: module.file, line: site?.line ?? f.line }, `not supported: recursion (call to '${f.name}')`, f.name);
     }
     maxDepth = Math.max(maxDepth, depth);
     if (st === 2) return;
@@ -121,10 +130,15 @@ export function compileKernel(module: PtxModule, entryIndex: number): CompiledKe
       return;
     }
     if (!f.hasBody) {
+      if (indirect) return; // a pointer to it faults at run time
       throw new InputError({ file: module.file, line: site?.line ?? f.line }, `call to '${f.name}', which has no body in this module`, f.name);
     }
     state.set(fi, 1);
-    for (const ins of f.instructions) if (ins.op === Opcode.Call) visit(ins.callee, ins.syscall !== Syscall.None ? depth : depth + 1, ins);
+    for (const ins of f.instructions) {
+      if (ins.op !== Opcode.Call) continue;
+      if (ins.callee >= 0) visit(ins.callee, ins.syscall !== Syscall.None ? depth : depth + 1, ins);
+      else for (const t of ins.callTargets) visit(t, depth + 1, ins, true);
+    }
     state.set(fi, 2);
     order.push(fi);
   };
@@ -286,7 +300,7 @@ class FnCompiler {
   }
 
   private unsupported(what: string, ins?: Instruction): InputError {
-    return new InputError({ file: this.module.file, line: ins?.line, column: ins?.column }, `${what} is not supported by the functional model`, ins?.opText);
+    return new InputError({ file: this.module.file, line: ins?.line, column: ins?.column }, `not supported: ${what}`, ins?.opText);
   }
 
   /** Address of a variable in its own space, as the run-time symbol table gives it. */
@@ -310,6 +324,7 @@ class FnCompiler {
     let isLoad = false;
     let isStore = false;
     let call: CallPlan | undefined;
+    let indirect: IndirectCall | undefined;
     switch (ins.op) {
       case Opcode.Bra:
         kind = InstrKind.Branch;
@@ -322,8 +337,13 @@ class FnCompiler {
         kind = InstrKind.Ret;
         break;
       case Opcode.Call:
+        if (ins.callee < 0) {
+          kind = InstrKind.CallIndirect;
+          indirect = this.indirectCall(ins);
+          break;
+        }
         kind = ins.syscall !== Syscall.None ? InstrKind.Syscall : InstrKind.Call;
-        call = this.callPlan(ins);
+        call = this.callPlan(ins, ins.callee);
         break;
       case Opcode.Bar: {
         kind = InstrKind.Barrier;
@@ -347,6 +367,27 @@ class FnCompiler {
       case Opcode.Membar:
       case Opcode.BarWarpSync:
         kind = InstrKind.Nop;
+        break;
+      case Opcode.Tex:
+      case Opcode.Tld4:
+        kind = InstrKind.Texture;
+        exec = texFetchExec(ins, this.texOperand(ins.src[0]!), this.vecSlots(ins.src[1]!, ins), this.vecDsts(ins.dst[0]!));
+        space = StateSpace.Tex;
+        isLoad = true;
+        break;
+      case Opcode.Suld:
+      case Opcode.Sust: {
+        kind = InstrKind.Memory;
+        const isSt = ins.op === Opcode.Sust;
+        exec = surfaceExec(ins, this.texOperand(ins.src[0]!), this.vecSlots(ins.src[1]!, ins), isSt ? this.vecSlots(ins.src[2]!, ins) : this.vecDsts(ins.dst[0]!));
+        space = StateSpace.Global;
+        isLoad = !isSt;
+        isStore = isSt;
+        break;
+      }
+      case Opcode.Txq:
+      case Opcode.Suq:
+        exec = texQueryExec(ins, this.texOperand(ins.src[0]!), this.reg(ins.dst[0]!));
         break;
       case Opcode.Ld:
       case Opcode.Ldu:
@@ -388,13 +429,42 @@ class FnCompiler {
       syscall: ins.syscall,
       callee: ins.callee,
       call,
+      indirect,
     };
   }
 
-  /** Frame transfers of a call: caller arguments -> callee params, callee returns -> receivers. */
-  private callPlan(ins: Instruction): CallPlan {
-    const callee = this.module.functions[ins.callee]!;
-    const calleeBase = this.frameBase.get(ins.callee) ?? 0;
+  /** The texture / surface operand of a texture or surface instruction: a handle register or a bound reference. */
+  private texOperand(o: Operand): TexOperand {
+    if (o.kind === OperandKind.Symbol) return { reg: undefined, symbol: o.symbol!.id };
+    return { reg: this.reg(o), symbol: -1 };
+  }
+
+  /** Slots of a source vector (coordinates, stored values), immediates sized by their element registers' or 32 bits. */
+  private vecSlots(o: Operand, ins: Instruction): Slot[] {
+    const esz = SCALAR_TYPE_BITS[ins.type]!;
+    return o.elems.map((e) => this.src(e, ins.op === Opcode.Sust && o === ins.src[2] ? Math.max(32, esz) : 32));
+  }
+
+  /** Slots of a destination vector (undefined for a sink `_`). */
+  private vecDsts(o: Operand): (Slot | undefined)[] {
+    return o.elems.map((e) => (e.kind === OperandKind.Reg ? this.reg(e) : undefined));
+  }
+
+  /**
+   * An indirect call: its pointer register and a frame-transfer plan per function it may reach
+   * (the compiled targets of {@link Instruction.callTargets}; body-less ones get none and fault
+   * when called).
+   */
+  private indirectCall(ins: Instruction): IndirectCall {
+    const plans: (CallPlan | undefined)[] = new Array<CallPlan | undefined>(this.module.functions.length).fill(undefined);
+    for (const t of ins.callTargets) if (this.frameBase.has(t) && this.module.functions[t]!.hasBody) plans[t] = this.callPlan(ins, t);
+    return { fptr: this.reg(ins.src[0]!), plans };
+  }
+
+  /** Frame transfers of a call of function `calleeIndex`: caller arguments -> callee params, callee returns -> receivers. */
+  private callPlan(ins: Instruction, calleeIndex: number): CallPlan {
+    const callee = this.module.functions[calleeIndex]!;
+    const calleeBase = this.frameBase.get(calleeIndex) ?? 0;
     const callerBase = this.frameBase.get(this.fn.index) ?? 0;
     const side = (o: Operand, size: number): { reg: Slot | undefined; varOff: number } => {
       if (o.kind === OperandKind.Symbol) return { reg: undefined, varOff: callerBase + o.symbol!.offset + o.offset };
@@ -600,6 +670,7 @@ class FnCompiler {
     const k = kindOf(t);
     const bits = SCALAR_TYPE_BITS[t]!;
     const isFloat = SCALAR_TYPE_KIND[t] === TypeKind.Float;
+    if (t === ScalarType.F16 && (ins.op === Opcode.Add || ins.op === Opcode.Sub || ins.op === Opcode.Mul || ins.op === Opcode.Fma)) return this.half(ins);
     switch (ins.op) {
       case Opcode.Mov:
         return this.mov(ins);
@@ -645,6 +716,8 @@ class FnCompiler {
         return this.shfl(ins);
       case Opcode.Vote:
         return this.vote(ins);
+      case Opcode.Match:
+        return this.match(ins);
       case Opcode.Activemask: {
         const d = this.reg(ins.dst[0]!);
         return (w, mask) => {
@@ -1011,6 +1084,74 @@ class FnCompiler {
       else if (mode === VoteMode.Any) r = t !== 0;
       else r = t === 0 || t === mask;
       w.preds[d.slot] = r ? w.preds[d.slot]! | mask : w.preds[d.slot]! & ~mask;
+    };
+  }
+
+  /**
+   * `add/sub/mul/fma` of `.f16` (16-bit registers, zero-extended in their words) and `.f16x2`
+   * (a pair per 32-bit register, element 0 in bits 0-15): {@link H.halfArith} per element.
+   */
+  private half(ins: Instruction): Exec {
+    const d = this.reg(ins.dst[0]!);
+    const a = this.src(ins.src[0]!, 32);
+    const b = this.src(ins.src[1]!, 32);
+    const c = ins.src.length > 2 ? this.src(ins.src[2]!, 32) : a;
+    const pair = ins.vec === 2;
+    const op = ins.op === Opcode.Add ? H.HalfOp.Add : ins.op === Opcode.Sub ? H.HalfOp.Sub : ins.op === Opcode.Mul ? H.HalfOp.Mul : H.HalfOp.Fma;
+    const ftz = ins.ftz;
+    const sat = ins.sat;
+    return (w, mask) => {
+      const u = w.u32;
+      for (let l = 0; l < 32; l++) {
+        if (((mask >>> l) & 1) === 0) continue;
+        const x = u[a.slot + l]!;
+        const y = u[b.slot + l]!;
+        const z = u[c.slot + l]!;
+        let r = H.halfArith(op, x & 0xffff, y & 0xffff, z & 0xffff, ftz, sat);
+        if (pair) r |= H.halfArith(op, x >>> 16, y >>> 16, z >>> 16, ftz, sat) << 16;
+        u[d.slot + l] = r;
+      }
+    };
+  }
+
+  /**
+   * `match.any.sync.{b32,b64} d, a, membermask`: d = the lanes of membermask (among those
+   * executing) whose `a` equals this lane's; `match.all.sync.{b32,b64} d{|p}, a, membermask`:
+   * d = membermask and p = true when every executing lane of membermask has the same `a`, else
+   * d = 0 and p = false (PTX ISA §9.7.13.x; CUDA `__match_any_sync`, `__match_all_sync`). Lanes
+   * of membermask that do not execute the instruction are left out (PTX: undefined).
+   */
+  private match(ins: Instruction): Exec {
+    const d = this.reg(ins.dst[0]!);
+    const p = ins.dst.length > 1 ? this.reg(ins.dst[1]!) : undefined;
+    const a = this.src(ins.src[0]!, SCALAR_TYPE_BITS[ins.type]!);
+    const mm = this.src(ins.src[1]!, 32);
+    const all = ins.voteMode === VoteMode.All;
+    const wide = a.bits === 64;
+    return (w, mask) => {
+      const u = w.u32;
+      const res = w.scratch;
+      let pTrue = 0;
+      // every result first: d may be a or membermask
+      for (let l = 0; l < 32; l++) {
+        if (((mask >>> l) & 1) === 0) continue;
+        const m = u[mm.slot + l]!;
+        const group = m & mask;
+        const lo = wide ? u[a.slot + 2 * l]! : u[a.slot + l]!;
+        const hi = wide ? u[a.slot + 2 * l + 1]! : 0;
+        let same = 0;
+        for (let j = 0; j < 32; j++) {
+          if (((group >>> j) & 1) === 0) continue;
+          if (wide ? u[a.slot + 2 * j] === lo && u[a.slot + 2 * j + 1] === hi : u[a.slot + j] === lo) same |= 1 << j;
+        }
+        if (all) {
+          const eq = same === group;
+          res[l] = eq ? m : 0;
+          if (eq) pTrue |= 1 << l;
+        } else res[l] = same;
+      }
+      for (let l = 0; l < 32; l++) if ((mask >>> l) & 1) u[d.slot + l] = res[l]!;
+      if (p !== undefined) w.preds[p.slot] = (w.preds[p.slot]! & ~mask) | pTrue;
     };
   }
 

@@ -15,6 +15,7 @@
 
 import type { BarRedOp, Instruction, StateSpace, Syscall } from '../isa/ir.ts';
 import type { ByteStore, GlobalMemory } from './memory.ts';
+import type { TextureTable } from './texture.ts';
 
 /** The per-warp state an instruction closure works on (implemented by `FunctionalWarp`). */
 export interface ExecWarp {
@@ -51,6 +52,14 @@ export interface ExecWarp {
   memStore: ByteStore;
   /** 32-word scratch for cross-lane operations. */
   readonly scratch: Uint32Array;
+  /** Texture and surface objects of the launch (handles of `tex`/`suld`/`sust`/`txq`/`suq`). */
+  readonly textures: TextureTable;
+  /** Texel byte addresses the current `tex`/`tld4` read, in lane order (the step info's array, 256 entries). */
+  texels: Float64Array;
+  /** Entries of {@link texels} written by the current fetch. */
+  texelCount: number;
+  /** Bytes per texel of the current fetch (the element size of its texture). */
+  texelBytes: number;
 }
 
 /** Executes one instruction for the lanes set in `mask` (never 0). */
@@ -75,6 +84,13 @@ export const InstrKind = {
   Sleep: 9,
   /** `trap`: aborts the kernel with a fault report. */
   Trap: 10,
+  /** `tex`/`tld4`: like Memory, plus the texel addresses ({@link ExecWarp.texels}) for the timing model. */
+  Texture: 11,
+  /**
+   * `call` through a function pointer: each lane's pointer names its callee; lanes calling
+   * different functions run one callee after the other (see `warp.ts`).
+   */
+  CallIndirect: 12,
 } as const;
 /** An {@link InstrKind} code. */
 export type InstrKind = (typeof InstrKind)[keyof typeof InstrKind];
@@ -126,6 +142,22 @@ export interface CompiledInstr {
   readonly callee: number;
   /** Call: how arguments and return values move between the frames. */
   readonly call: CallPlan | undefined;
+  /** Indirect call ({@link InstrKind.CallIndirect}): the pointer and a plan per possible callee. */
+  readonly indirect: IndirectCall | undefined;
+}
+
+/**
+ * An indirect `call` (PTX ISA §9.7.12.2): where each lane's function pointer is, and the frame
+ * transfers for each function it may name.
+ */
+export interface IndirectCall {
+  /** The pointer register (32 or 64 bits; the value is a function address, `ir.ts` `functionAddress`). */
+  readonly fptr: Slot;
+  /**
+   * Frame transfers by module function index; undefined for a function the call cannot reach (not
+   * in its `.calltargets`, another prototype, or no body): a pointer to it is a fault.
+   */
+  readonly plans: readonly (CallPlan | undefined)[];
 }
 
 /**

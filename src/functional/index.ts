@@ -25,5 +25,19 @@ export {
   type FunctionalFaultDetails,
 } from './memory.ts';
 export { compileKernel, type CompiledKernel, type CompiledFunction } from './compile.ts';
-export { InstrKind, type CompiledInstr } from './exec-types.ts';
+export { InstrKind, type CompiledInstr, type CallPlan, type IndirectCall } from './exec-types.ts';
 export { formatDevicePrintf, MAX_PRINTF_STRING, type PrintfSource } from './printf.ts';
+export {
+  TextureTable,
+  BoundTexture,
+  TextureFault,
+  NO_TEXTURES,
+  CHANNEL_BYTES,
+  textureProblem,
+  footprintBytes,
+  type TextureDesc,
+  type ChannelType,
+  type AddressMode,
+  type FilterMode,
+  type ReadMode,
+} from './texture.ts';

@@ -14,7 +14,9 @@
  *   order at their alignment;
  * - `.shared` variables: the kernel's shared layout (static part, then dynamic shared memory);
  * - function-scope `.local`/`.param` variables and `.func` parameters: per-thread frames in local
- *   memory (one frame per function of the static call graph; calls are not recursive).
+ *   memory (one frame per function the kernel may call, directly or through a pointer; a
+ *   function is never active twice in one thread);
+ * - functions named in initialisers (call tables): their address, `ir.ts` `functionAddress`.
  *
  * Device `printf` output is collected per launch and written, when the last CTA of the grid has
  * finished, to {@link KernelLaunch.deviceOutput} (default: standard output), ordered by CTA
@@ -25,12 +27,13 @@
  */
 
 import { InputError } from '../errors.ts';
-import { SCALAR_TYPE_BITS, SCALAR_TYPE_KIND, ScalarType, StateSpace, TypeKind, VarKind } from '../isa/ir.ts';
+import { functionAddress, OpaqueType, SCALAR_TYPE_BITS, SCALAR_TYPE_KIND, ScalarType, StateSpace, TypeKind, VarKind } from '../isa/ir.ts';
 import type { PtxFunction, PtxModule, PtxVariable } from '../isa/ir.ts';
 import { compileKernel, type CompiledKernel } from './compile.ts';
 import { FunctionalCta } from './cta.ts';
 import { ByteStore, CONST_WINDOW_BASE, type GlobalMemory } from './memory.ts';
 import { f16ToBits } from './ops/fp-bits.ts';
+import { NO_TEXTURES, type TextureTable } from './texture.ts';
 import { roundToFormat, FMT_F16 } from './ops/fp-round.ts';
 
 /** Three-component extent or index (x, y, z). */
@@ -68,10 +71,28 @@ export interface KernelLaunch {
   /** Name used in messages (defaults to the module's file name). */
   readonly file?: string;
   /**
+   * Texture and surface objects of the device (the handles `.u64` arguments carry); default: none.
+   * Source: CUDA texture / surface object API (`cudaCreateTextureObject`).
+   */
+  readonly textures?: TextureTable;
+  /**
+   * The module's `.texref`/`.surfref` variables bound for this launch: name -> handle in
+   * {@link textures} (CUDA's `cudaBindTexture*` of texture references). A reference the kernel
+   * reads while unbound is a `trap` fault.
+   * @throws InputError (at construction) for a name that is not a `.texref`/`.surfref` of the module
+   */
+  readonly texRefs?: ReadonlyMap<string, number>;
+  /**
    * Receives the launch's device `printf` output once its last CTA finished (or when a `trap` /
    * failed `assert` stops it); default: written to standard output.
    */
   readonly deviceOutput?: (text: string) => void;
+  /**
+   * Values of `%envreg0..31` (PTX ISA §10.x: read-only registers the driver initialises before
+   * the launch; what the CUDA driver puts there is not documented), u32 each, missing ones 0;
+   * default: all 0.
+   */
+  readonly envRegs?: readonly number[];
 }
 
 /** Largest device `printf` output kept per launch, characters (CUDA's default printf FIFO, 1 MiB). */
@@ -139,6 +160,12 @@ export class FunctionalKernel {
   /** Shared scratch of warps (cross-lane operations; used within one instruction only). */
   readonly scratch = new Uint32Array(32);
   readonly scratchAddresses = new Float64Array(32);
+  /** Texel addresses of warps outside a step (replaced by the step info's array during `tex`). */
+  readonly scratchTexels = new Float64Array(256);
+  /** Texture and surface objects ({@link KernelLaunch.textures}). */
+  readonly textures: TextureTable;
+  /** `%envreg0..31` (see {@link KernelLaunch.envRegs}). */
+  readonly envRegs: Uint32Array;
   /** Local store of warps of kernels without local memory. */
   readonly emptyStore = new ByteStore(8);
   /** CTAs finished since the launch (or the last full grid). */
@@ -166,6 +193,7 @@ export class FunctionalKernel {
     }
     this.entry = fn;
     this.deviceOutput = launch.deviceOutput ?? ((text) => void process.stdout.write(text));
+    this.envRegs = Uint32Array.from({ length: 32 }, (_, i) => launch.envRegs?.[i] ?? 0);
     this.grid = dim3(launch.grid, file, 'grid');
     this.block = dim3(launch.block, file, 'block');
     this.threadsPerCta = this.block[0] * this.block[1] * this.block[2];
@@ -179,6 +207,7 @@ export class FunctionalKernel {
     this.gridId = launch.gridId ?? 1;
     this.nsmid = launch.nsmid ?? 1;
     this.nwarpid = launch.nwarpid ?? this.warpsPerCta;
+    this.textures = launch.textures ?? NO_TEXTURES;
 
     // shared memory
     const dyn = launch.dynamicSharedBytes ?? 0;
@@ -203,8 +232,17 @@ export class FunctionalKernel {
     // symbol table
     const sym = new Float64Array(m.variables.length);
     for (const v of m.variables) sym[v.id] = NaN;
+    const refs = launch.texRefs ?? new Map<string, number>();
+    for (const [name, handle] of refs) {
+      const v = m.globals.find((g) => g.name === name);
+      if (v === undefined || (v.opaque !== OpaqueType.Texref && v.opaque !== OpaqueType.Surfref)) {
+        const known = m.globals.filter((g) => g.opaque === OpaqueType.Texref || g.opaque === OpaqueType.Surfref).map((g) => g.name);
+        throw new InputError({ file }, `'${name}' is not a .texref or .surfref of the module (it has: ${known.join(', ') || 'none'})`, 'textures');
+      }
+    }
     for (const v of m.variables) {
-      if (v.space === StateSpace.Global) sym[v.id] = ms.globalAddr.get(v.id) ?? NaN;
+      if (v.opaque !== OpaqueType.None) sym[v.id] = refs.get(v.name) ?? NaN;
+      else if (v.space === StateSpace.Global) sym[v.id] = ms.globalAddr.get(v.id) ?? NaN;
       else if (v.space === StateSpace.Const) sym[v.id] = ms.constOffset.get(v.id) ?? NaN;
       else if (v.space === StateSpace.Shared) {
         const o = layout.offsets[v.id] ?? -1;
@@ -310,6 +348,7 @@ function moduleState(m: PtxModule, mem: GlobalMemory): ModuleState {
   const constOffset = new Map<number, number>();
   let cOff = 0;
   for (const v of m.globals) {
+    if (v.opaque !== OpaqueType.None) continue; // texture / surface / sampler references hold no bytes
     if (v.space === StateSpace.Global) {
       const addr = mem.allocate(Math.max(1, v.sizeBytes), Math.max(256, v.align), v.name);
       globalAddr.set(v.id, addr);
@@ -325,13 +364,16 @@ function moduleState(m: PtxModule, mem: GlobalMemory): ModuleState {
   for (const v of m.globals) byName.set(v.name, v);
   const addressOf = (name: string, generic: boolean): number => {
     const t = byName.get(name);
+    const fi = t === undefined ? m.functionByName.get(name) : undefined;
+    if (fi !== undefined) return functionAddress(fi); // a function pointer (a call table)
     if (!t) throw new InputError({ file: m.file }, `initializer refers to unknown symbol '${name}'`, name);
+    if (t.opaque !== OpaqueType.None) throw new InputError({ file: m.file, line: t.line }, `not supported: the address of texture, surface or sampler reference '${name}' in an initializer`, name);
     if (t.space === StateSpace.Global) return globalAddr.get(t.id)!;
     if (t.space === StateSpace.Const) return constOffset.get(t.id)! + (generic ? CONST_WINDOW_BASE : 0);
     throw new InputError({ file: m.file, line: t.line }, `cannot take the address of '${name}' in an initializer`, name);
   };
   for (const v of m.globals) {
-    const isG = v.space === StateSpace.Global;
+    const isG = v.space === StateSpace.Global && v.opaque === OpaqueType.None;
     if (!isG && v.space !== StateSpace.Const) continue;
     const bytes = v.init ? v.init.slice() : undefined;
     if (bytes) {

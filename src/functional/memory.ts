@@ -78,9 +78,11 @@ export class FunctionalFault extends SimulationError {
 export interface FunctionalFaultDetails {
   /**
    * `memory` (bad access), `deadlock` (barrier), `limit` (instruction cap), `unsupported`,
-   * `trap` (the kernel executed `trap`), `assert` (a failed device `assert`, `__assertfail`).
+   * `trap` (the kernel executed `trap`), `assert` (a failed device `assert`, `__assertfail`),
+   * `call` (a call through a pointer that names no function the call may reach; CUDA's
+   * "invalid program counter").
    */
-  readonly kind: 'memory' | 'deadlock' | 'limit' | 'unsupported' | 'trap' | 'assert';
+  readonly kind: 'memory' | 'deadlock' | 'limit' | 'unsupported' | 'trap' | 'assert' | 'call';
   readonly kernel: string;
   /** Function (kernel or `.func`) containing the faulting instruction. */
   readonly function?: string;

@@ -30,8 +30,17 @@ export class WarpStepInfo {
    * address. Caller-visible, reused.
    */
   readonly addresses = new Float64Array(32);
-  /** Bytes accessed per lane (element size x vector width), 0 for non-memory instructions. */
+  /** Bytes accessed per lane (element size x vector width; for `tex`/`tld4` the texel size), 0 for non-memory instructions. */
   accessBytes = 0;
+  /**
+   * `tex`/`tld4` (space `StateSpace.Tex`): byte address of every texel the fetch read, lanes in
+   * increasing order, each lane's texels in filter order (1 for point sampling, 2/4/8 for linear
+   * 1D/2D/3D, 4 for `tld4`; border texels read nothing). Valid entries: {@link texelCount}.
+   * Caller-visible, reused; not written for other instructions.
+   */
+  readonly texels = new Float64Array(256);
+  /** Valid entries of {@link texels} after a `tex`/`tld4` (not reset for other instructions). */
+  texelCount = 0;
   /**
    * State space actually accessed: the instruction's space, or for a generic access the space
    * every active lane resolved to (`StateSpace.Generic` when lanes resolved to different
@@ -42,7 +51,7 @@ export class WarpStepInfo {
   isLoad = false;
   /** True for stores, atomics and reductions (memory is written). */
   isStore = false;
-  /** True when a branch split the warp (some active lanes took it, some did not). */
+  /** True when a branch split the warp (some active lanes took it, some did not), or a call through pointers named several callees. */
   diverged = false;
   /** True when the instruction was a taken branch for every active lane, or a call or return. */
   jumped = false;

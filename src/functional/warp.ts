@@ -12,7 +12,13 @@
  * `exit` (and `ret` in the kernel) removes lanes from every entry; entries left without lanes
  * are popped. `call` pushes an entry for the callee that reconverges only when all its lanes
  * returned; `ret` in a `.func` removes the returning lanes from the callee's entries after
- * copying their return values. `bar.sync` blocks the whole warp until the CTA barrier completes
+ * copying their return values. A `call` through a function pointer resolves each lane's pointer;
+ * the lanes are grouped by callee and the groups are serialised through the stack: one call
+ * entry per callee, pushed together, the group of the lowest lane on top, each running to its
+ * return before the next starts, all reconverging after the call (as hardware serialises a
+ * divergent indirect call, one target at a time). A pointer that names no function the call may
+ * reach, and a thread entering a function it is already in (recursion through a pointer: every
+ * function has one frame per thread), stop the kernel with a fault report. `bar.sync` blocks the whole warp until the CTA barrier completes
  * (barriers are per warp: a warp arrives with whatever lanes are active).
  *
  * Runtime calls (`call vprintf`, `call __assertfail`) are executed here, lane by lane in
@@ -25,9 +31,9 @@
  * lanes (PTX leaves the order unspecified; this is warpstate's defined order).
  */
 
-import { BarRedOp, SpecialReg, StateSpace, Syscall } from '../isa/ir.ts';
+import { BarRedOp, functionAtAddress, SpecialReg, StateSpace, Syscall } from '../isa/ir.ts';
 import type { Instruction } from '../isa/ir.ts';
-import { InstrKind, type CompiledInstr, type ExecWarp, type Slot } from './exec-types.ts';
+import { InstrKind, type CallPlan, type CompiledInstr, type ExecWarp, type Slot } from './exec-types.ts';
 import { resolve } from './mem-access.ts';
 import { formatDevicePrintf, MAX_PRINTF_STRING } from './printf.ts';
 import { CLOCK_SREGS, type CompiledFunction, type CompiledKernel } from './compile.ts';
@@ -35,6 +41,7 @@ import { popc32 as popcount } from './ops/int.ts';
 import type { FunctionalCta } from './cta.ts';
 import type { FunctionalKernel } from './kernel.ts';
 import { ByteStore, FunctionalFault, MemoryAccessFault, type GlobalMemory } from './memory.ts';
+import { TextureFault, type TextureTable } from './texture.ts';
 import type { WarpStepInfo } from './step-info.ts';
 
 // fields of a SIMT stack entry
@@ -44,7 +51,6 @@ const RPC = 2;
 const MASK = 3;
 const NEVER = -1; // reconvergence PC of the bottom entry
 const NO_CALLS = new Int32Array(0);
-const NO_SITES: (CompiledInstr | undefined)[] = [];
 const CALL_MARK = -2; // reconvergence PC of a call entry (it ends when all lanes returned)
 
 /** One warp of a CTA. */
@@ -83,6 +89,10 @@ export class FunctionalWarp implements ExecWarp {
   laneSpace = 0;
   memStore: ByteStore;
   readonly scratch: Uint32Array;
+  readonly textures: TextureTable;
+  texels: Float64Array;
+  texelCount = 0;
+  texelBytes = 0;
 
   /**
    * Value of `%clock64` (cycles) for the next instruction. The timing model sets it before each
@@ -112,10 +122,14 @@ export class FunctionalWarp implements ExecWarp {
   // SIMT stack: entry i at stack[4i .. 4i+3] = function, pc, reconvergence pc, lane mask
   private stack: Int32Array;
   private depth = 0;
-  // call frames: SIMT stack index of each call entry and its call instruction
-  private readonly callEntry: Int32Array;
-  private readonly callSite: (CompiledInstr | undefined)[];
+  // call frames: SIMT stack index of each call entry and its frame transfers (grown by calls through pointers)
+  private callEntry: Int32Array;
+  private callPlans: (CallPlan | undefined)[];
   private callDepth = 0;
+  // indirect calls: callee of each lane, and the groups of lanes per callee (allocated on first use)
+  private laneCallee: Int32Array = NO_CALLS;
+  private groupCallee: Int32Array = NO_CALLS;
+  private groupMask: Int32Array = NO_CALLS;
 
   private readonly code: readonly (CompiledFunction | undefined)[];
   private readonly clockSlots: readonly { sreg: number; slot: number }[];
@@ -150,6 +164,8 @@ export class FunctionalWarp implements ExecWarp {
     this.paramBytes = k.paramBytes;
     this.symAddr = k.symAddr;
     this.memStore = this.local;
+    this.textures = k.textures;
+    this.texels = k.scratchTexels;
     this.code = ck.functions;
 
     const first = warpIndex * 32;
@@ -160,7 +176,7 @@ export class FunctionalWarp implements ExecWarp {
 
     this.stack = new Int32Array(4 * 8);
     this.callEntry = ck.maxCallDepth > 0 ? new Int32Array(ck.maxCallDepth + 2) : NO_CALLS;
-    this.callSite = ck.maxCallDepth > 0 ? new Array<CompiledInstr | undefined>(ck.maxCallDepth + 2).fill(undefined) : NO_SITES;
+    this.callPlans = ck.maxCallDepth > 0 ? new Array<CallPlan | undefined>(ck.maxCallDepth + 2).fill(undefined) : [];
     if (this.initialMask === 0 || this.code[ck.entry]!.code.length === 0) this.done = true;
     else this.push(ck.entry, 0, NEVER, this.initialMask);
   }
@@ -309,9 +325,32 @@ export class FunctionalWarp implements ExecWarp {
             ci.exec(this, exec);
           } catch (e) {
             if (e instanceof MemoryAccessFault) throw this.memoryFault(ci, fnIdx, pc, exec, e);
+            if (e instanceof TextureFault) throw this.programFault('trap', ci, fnIdx, pc, e.lane, e.reason, {});
             throw e;
           }
           if (ci.space === StateSpace.Generic && this.resolvedSpace >= 0) info.space = this.resolvedSpace as StateSpace;
+        }
+        this.advance(t, pc + 1);
+        break;
+      case InstrKind.Texture:
+        // tex / tld4: a memory instruction whose texel addresses go to the timing model
+        info.isLoad = true;
+        info.space = StateSpace.Tex;
+        info.texelCount = 0;
+        info.accessBytes = 0;
+        if (exec !== 0) {
+          this.addresses = info.addresses;
+          this.texels = info.texels;
+          info.addresses.fill(NaN);
+          try {
+            ci.exec(this, exec);
+          } catch (e) {
+            if (e instanceof MemoryAccessFault) throw this.memoryFault(ci, fnIdx, pc, exec, e);
+            if (e instanceof TextureFault) throw this.programFault('trap', ci, fnIdx, pc, e.lane, e.reason, {});
+            throw e;
+          }
+          info.texelCount = this.texelCount;
+          info.accessBytes = this.texelBytes;
         }
         this.advance(t, pc + 1);
         break;
@@ -330,6 +369,13 @@ export class FunctionalWarp implements ExecWarp {
         if (exec === 0) this.advance(t, pc + 1);
         else {
           this.callFunction(ci, t, pc, exec);
+          info.jumped = true;
+        }
+        break;
+      case InstrKind.CallIndirect:
+        if (exec === 0) this.advance(t, pc + 1);
+        else {
+          info.diverged = this.callIndirect(ci, t, fnIdx, pc, exec) > 1;
           info.jumped = true;
         }
         break;
@@ -441,14 +487,81 @@ export class FunctionalWarp implements ExecWarp {
 
   private callFunction(ci: CompiledInstr, t: number, pc: number, lanes: number): void {
     const plan = ci.call!;
-    const callee = this.code[ci.callee]!;
     for (const a of plan.args) this.copyToFrame(a.reg, a.varOff, a.paramOff, a.size, lanes);
     this.stack[4 * t + PC] = pc + 1; // continuation of every lane of the entry
-    this.push(callee.index, 0, CALL_MARK, lanes);
+    this.pushCall(ci.callee, plan, lanes);
+    this.settle();
+  }
+
+  /** Pushes the call entry of `callee` for `lanes` and its call frame (growing the frame arrays past the static depth). */
+  private pushCall(callee: number, plan: CallPlan, lanes: number): void {
+    if (this.callDepth + 1 >= this.callEntry.length) {
+      const n = Math.max(8, 2 * this.callEntry.length);
+      const e = new Int32Array(n);
+      e.set(this.callEntry);
+      this.callEntry = e;
+      this.callPlans.length = n;
+    }
+    this.push(callee, 0, CALL_MARK, lanes);
     this.callDepth++;
     this.callEntry[this.callDepth] = this.depth - 1;
-    this.callSite[this.callDepth] = ci;
+    this.callPlans[this.callDepth] = plan;
+  }
+
+  /**
+   * A call through a function pointer for `lanes`: resolves each lane's callee (a fault for a
+   * pointer that names no function the call may reach, or a function the thread is already in),
+   * copies every lane's arguments, and pushes one call entry per distinct callee, the group of the
+   * lowest lane on top (it runs first); the caller continues after the call when all returned.
+   * @returns the number of distinct callees
+   */
+  private callIndirect(ci: CompiledInstr, t: number, fnIdx: number, pc: number, lanes: number): number {
+    const ind = ci.indirect!;
+    if (this.laneCallee === NO_CALLS) {
+      this.laneCallee = new Int32Array(32);
+      this.groupCallee = new Int32Array(32);
+      this.groupMask = new Int32Array(32);
+    }
+    const s = ind.fptr;
+    const nFns = this.code.length;
+    for (let l = 0; l < 32; l++) {
+      if (((lanes >>> l) & 1) === 0) continue;
+      const v = s.bits === 64 ? this.u32[s.slot + 2 * l]! + this.u32[s.slot + 2 * l + 1]! * 4294967296 : this.u32[s.slot + l]!;
+      const f = functionAtAddress(v, nFns);
+      if (f < 0 || ind.plans[f] === undefined) {
+        const what = f < 0 ? `call through a pointer that is no function (0x${v.toString(16)})` : `call through a pointer to '${this.kernel.module.functions[f]!.name}', which this call cannot reach (${this.kernel.module.functions[f]!.hasBody ? 'another prototype, or not in its call targets' : 'no body in this module'})`;
+        throw this.programFault('call', ci, fnIdx, pc, l, what, {});
+      }
+      this.laneCallee[l] = f;
+    }
+    // group by callee, in order of each group's lowest lane
+    let groups = 0;
+    let rest = lanes;
+    while (rest !== 0) {
+      const first = 31 - Math.clz32(rest & -rest);
+      const f = this.laneCallee[first]!;
+      let m = 0;
+      for (let l = first; l < 32; l++) if ((rest >>> l) & 1 && this.laneCallee[l] === f) m |= 1 << l;
+      rest &= ~m;
+      // recursion through a pointer: a lane of the group is already in f
+      for (let i = 0; i < this.depth; i++) {
+        const inside = this.stack[4 * i + MASK]! & m;
+        if (this.stack[4 * i + FN] === f && inside !== 0) {
+          const lane = 31 - Math.clz32(inside & -inside);
+          throw this.programFault('unsupported', ci, fnIdx, pc, lane, `not supported: recursion through a function pointer ('${this.kernel.module.functions[f]!.name}' is already running in this thread)`, {});
+        }
+      }
+      this.groupCallee[groups] = f;
+      this.groupMask[groups++] = m;
+    }
+    for (let g = 0; g < groups; g++) {
+      const plan = ind.plans[this.groupCallee[g]!]!;
+      for (const a of plan.args) this.copyToFrame(a.reg, a.varOff, a.paramOff, a.size, this.groupMask[g]!);
+    }
+    this.stack[4 * t + PC] = pc + 1; // where every lane continues once all callees returned
+    for (let g = groups - 1; g >= 0; g--) this.pushCall(this.groupCallee[g]!, ind.plans[this.groupCallee[g]!]!, this.groupMask[g]!);
     this.settle();
+    return groups;
   }
 
   private returnLanes(t: number, pc: number, lanes: number): void {
@@ -456,8 +569,8 @@ export class FunctionalWarp implements ExecWarp {
       this.advance(t, pc + 1);
       return;
     }
-    const site = this.callSite[this.callDepth]!;
-    for (const r of site.call!.rets) this.copyFromFrame(r.reg, r.varOff, r.paramOff, r.size, lanes);
+    const plan = this.callPlans[this.callDepth]!;
+    for (const r of plan.rets) this.copyFromFrame(r.reg, r.varOff, r.paramOff, r.size, lanes);
     const base = this.callEntry[this.callDepth]!;
     const keep = ~lanes;
     for (let i = base; i < this.depth; i++) this.stack[4 * i + MASK] = this.stack[4 * i + MASK]! & keep;
@@ -616,6 +729,9 @@ export class FunctionalWarp implements ExecWarp {
           case SpecialReg.WarpSize:
             v = 32;
             break;
+          case SpecialReg.Envreg:
+            v = k.envRegs[s.component] ?? 0;
+            break;
           default:
             v = 0; // clocks: refreshed when read
         }
@@ -638,7 +754,7 @@ export class FunctionalWarp implements ExecWarp {
    * A fault the program raised itself (`trap`, a failed `assert`): what the device printed
    * so far is flushed first, as the CUDA runtime prints the printf buffer before reporting it.
    */
-  private programFault(kind: 'trap' | 'assert', ci: CompiledInstr, fnIdx: number, pc: number, lane: number, what: string, extra: Partial<Record<'assertion' | 'sourceFile' | 'sourceFunction', string> & { sourceLine: number }>): FunctionalFault {
+  private programFault(kind: 'trap' | 'assert' | 'call' | 'unsupported', ci: CompiledInstr, fnIdx: number, pc: number, lane: number, what: string, extra: Partial<Record<'assertion' | 'sourceFile' | 'sourceFunction', string> & { sourceLine: number }>): FunctionalFault {
     this.kernel.flushDeviceOutput();
     const fn = this.code[fnIdx]!.fn;
     const ins = ci.ins;

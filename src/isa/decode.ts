@@ -32,8 +32,15 @@ import {
   SpecialReg,
   STATE_SPACE_NAME,
   StateSpace,
+  SurfClamp,
   Syscall,
+  functionAddress,
+  TEX_GEOM_COORDS,
+  TEX_GEOM_NAME,
   TestpOp,
+  TexGeom,
+  TexQuery,
+  OpaqueType,
   TypeKind,
   VoteMode,
 } from './ir.ts';
@@ -60,6 +67,11 @@ export const RawKind = {
   Sink: 5,
   /** `(a, b, ...)` in a call. */
   List: 6,
+  /**
+   * A texture or surface operand `[a, c]`, `[a, b, c]` (PTX ISA §9.7.10.3, §9.7.11.1): `name` is
+   * `a` (a `.texref`/`.surfref` or a `.u64` handle register), `elems` the rest (sampler, coordinates).
+   */
+  TexAddr: 7,
 } as const;
 /** A {@link RawKind} code. */
 export type RawKind = (typeof RawKind)[keyof typeof RawKind];
@@ -114,14 +126,53 @@ export interface DecodeContext {
   carryRegister(): number;
   /** `entry` or `func` when `name` is a kernel or device function declared so far (its address taken: a function pointer), else undefined. */
   functionKind?(name: string): 'entry' | 'func' | undefined;
+  /**
+   * Index of the `.func` named `name` (declared so far), recording that its address is taken
+   * (`mov.u64 %rd, f;`), or undefined when `name` is no `.func`.
+   */
+  takeFunctionAddress?(name: string): number | undefined;
+  /**
+   * The `.callprototype` or `.calltargets` declared under label `name` in an enclosing scope
+   * (PTX ISA §11.3), or undefined.
+   */
+  callList?(name: string): CallList | undefined;
+}
+
+/** Byte sizes of the parameters and return values of a call or a `.callprototype`. */
+export interface CallSignature {
+  /** Input parameters, bytes each, in order. */
+  readonly params: readonly number[];
+  /** Return parameters, bytes each, in order. */
+  readonly rets: readonly number[];
+}
+
+/**
+ * What the last operand of an indirect `call` names (PTX ISA §9.7.12.2): a `.callprototype`
+ * (`fproto`: any function of that signature) or a list of the possible targets (`flist`: a
+ * `.calltargets` directive or a call table, a variable initialised with function names).
+ */
+export type CallList =
+  | { readonly kind: 'prototype'; readonly signature: CallSignature }
+  | { readonly kind: 'targets'; readonly names: readonly { readonly name: string; readonly line: number; readonly column: number }[] };
+
+/** An indirect `call` as decoded: what its last operand named, for the parser to resolve once every function is known. */
+export interface IndirectCallSite {
+  /** The `fproto`/`flist` operand as written. */
+  readonly listName: string;
+  readonly line: number;
+  readonly column: number;
+  /** The prototype or target list; a call table (a variable) is `targets` with the variable's relocation symbols. */
+  readonly list: CallList;
 }
 
 /** Result of decoding one statement. */
 export interface Decoded {
   /** The instruction (labels unresolved: Label operands have `target` -1; `callee` -1). */
   readonly ins: MutableInstruction;
-  /** `call` only: callee name, else ''. */
+  /** `call` only: callee name, else '' (and '' for an indirect call). */
   readonly calleeName: string;
+  /** Indirect `call` only: its prototype or target list; else undefined. */
+  readonly indirect: IndirectCallSite | undefined;
 }
 
 /** Writable view of {@link Instruction}, used while building. */
@@ -129,6 +180,7 @@ export type MutableInstruction = { -readonly [K in keyof Instruction]: Instructi
 type MutableOperand = { -readonly [K in keyof Operand]: Operand[K] };
 
 const NO_OPERANDS: readonly Operand[] = Object.freeze([]);
+const NO_TARGETS: readonly number[] = Object.freeze([]);
 const NO_REGS = new Int32Array(0);
 
 /** A fresh operand of `kind` with every field at its neutral value. */
@@ -187,11 +239,16 @@ export function newInstruction(index: number, op: Opcode, opText: string, line: 
     shiftAmt: false,
     shfRight: false,
     clamp: false,
+    geom: TexGeom.None,
+    texQuery: TexQuery.None,
+    surfClamp: SurfClamp.None,
+    texComp: -1,
     guard: -1,
     guardNegate: false,
     dst: NO_OPERANDS,
     src: NO_OPERANDS,
     callee: -1,
+    callTargets: NO_TARGETS,
     callArgs: NO_OPERANDS,
     callRets: NO_OPERANDS,
     opClass: 0,
@@ -284,7 +341,6 @@ const CACHE_OPS = new Set(['ca', 'cg', 'cs', 'lu', 'cv', 'wb', 'wt']);
 
 /** Special registers warpstate does not model (PTX ISA chapter 10), with the feature named in the refusal. */
 const UNSUPPORTED_SPECIAL: readonly (readonly [RegExp, string])[] = [
-  [/^%envreg\d+$/, 'driver environment registers (%envreg<N>)'],
   [/^%pm\d+(_64)?$/, 'performance-monitoring counters (%pm<N>)'],
   [/^%(cluster|is_explicit_cluster|clusterid|nclusterid|cluster_ctaid|cluster_nctaid|cluster_ctarank|cluster_nctarank)/, 'thread-block clusters (%cluster*)'],
   [/^%(reserved_smem_offset|aggr_smem_size|current_graph_exec)/, 'special registers %reserved_smem_offset_*, %aggr_smem_size, %current_graph_exec'],
@@ -324,9 +380,8 @@ const SPECIAL_BY_NAME: ReadonlyMap<string, readonly [SpecialReg, boolean]> = new
  * than as an unknown opcode. Source: PTX ISA 9.0 chapter 9 (instruction list).
  */
 const KNOWN_UNSUPPORTED: ReadonlyMap<string, string> = new Map([
-  ...['tex', 'tld4', 'txq', 'istypep'].map((o) => [o, `texture instructions (${o})`] as const),
-  ...['suld', 'sust', 'sured', 'suq'].map((o) => [o, `surface instructions (${o})`] as const),
-  ['match', 'warp match (match.any.sync / match.all.sync)'],
+  ['istypep', 'texture instructions (istypep)'],
+  ['sured', 'surface reductions (sured)'],
   ['redux', 'warp reduction (redux.sync)'],
   ...['wmma', 'mma', 'ldmatrix', 'stmatrix', 'movmatrix', 'wgmma', 'tcgen05'].map((o) => [o, `warp matrix instructions (${o})`] as const),
   ['brx', 'indirect branch (brx.idx)'],
@@ -340,7 +395,13 @@ const KNOWN_UNSUPPORTED: ReadonlyMap<string, string> = new Map([
     'vabsdiff4', 'vadd4', 'vsub4', 'vavrg4', 'vmax4', 'vmin4', 'vset4'].map((o) => [o, `SIMD video instructions (${o})`] as const),
 ]);
 
-/** Modifier types of half-precision arithmetic, which warpstate does not execute (loads, stores, moves and `cvt` of `.f16` it does). */
+/** Opcodes executed on `.f16` values and `.f16x2` pairs (PTX ISA §9.7.4): `add`, `sub`, `mul`, `fma`. */
+const HALF_ARITH: ReadonlySet<Opcode> = new Set([Opcode.Add, Opcode.Sub, Opcode.Mul, Opcode.Fma]);
+
+/**
+ * Modifier types of half-precision arithmetic, which warpstate does not execute (loads, stores,
+ * moves and `cvt` of `.f16` it does, and `add`/`sub`/`mul`/`fma` of `.f16` and `.f16x2`).
+ */
 const HALF_TYPES = new Set(['f16x2', 'bf16', 'bf16x2', 'e4m3x2', 'e5m2x2', 'tf32']);
 
 const OPCODE_BY_NAME: Readonly<Record<string, Opcode>> = {
@@ -356,8 +417,27 @@ const OPCODE_BY_NAME: Readonly<Record<string, Opcode>> = {
   barrier: Opcode.Bar, membar: Opcode.Membar, fence: Opcode.Membar, bra: Opcode.Bra, ret: Opcode.Ret,
   exit: Opcode.Exit, call: Opcode.Call, shfl: Opcode.Shfl, vote: Opcode.Vote, activemask: Opcode.Activemask,
   bfind: Opcode.Bfind, madc: Opcode.Madc, shf: Opcode.Shf, nanosleep: Opcode.Nanosleep, bmsk: Opcode.Bmsk,
-  trap: Opcode.Trap,
+  trap: Opcode.Trap, match: Opcode.Match, tex: Opcode.Tex, tld4: Opcode.Tld4, txq: Opcode.Txq, suld: Opcode.Suld, sust: Opcode.Sust,
+  suq: Opcode.Suq,
 };
+
+/** Geometries of `tex`/`tld4`/`suld`/`sust` warpstate executes, by modifier. */
+const GEOM_BY_NAME: Readonly<Record<string, TexGeom>> = { '1d': TexGeom.D1, '2d': TexGeom.D2, '3d': TexGeom.D3, a1d: TexGeom.A1d, a2d: TexGeom.A2d };
+/** Geometries PTX has and warpstate does not execute. */
+const UNSUPPORTED_GEOMS = new Set(['cube', 'acube', '2dms', 'a2dms']);
+/** `txq` attributes (PTX ISA §9.7.10.5); the sampler ones may also be asked of a `.samplerref`. */
+const TXQ_BY_NAME: Readonly<Record<string, TexQuery>> = {
+  width: TexQuery.Width, height: TexQuery.Height, depth: TexQuery.Depth, array_size: TexQuery.ArraySize,
+  num_mipmap_levels: TexQuery.NumMipmapLevels, num_samples: TexQuery.NumSamples, normalized_coords: TexQuery.NormalizedCoords,
+  filter_mode: TexQuery.FilterMode, addr_mode_0: TexQuery.AddrMode0, addr_mode_1: TexQuery.AddrMode1, addr_mode_2: TexQuery.AddrMode2,
+  force_unnormalized_coords: TexQuery.ForceUnnormalizedCoords,
+};
+/** `suq` attributes (PTX ISA §9.7.11.4). */
+const SUQ_BY_NAME: Readonly<Record<string, TexQuery>> = { width: TexQuery.Width, height: TexQuery.Height, depth: TexQuery.Depth, array_size: TexQuery.ArraySize };
+/** Sampler attributes of `txq` (answered by a `.samplerref` too). */
+const SAMPLER_QUERIES: ReadonlySet<TexQuery> = new Set([TexQuery.FilterMode, TexQuery.AddrMode0, TexQuery.AddrMode1, TexQuery.AddrMode2, TexQuery.ForceUnnormalizedCoords]);
+const SURF_CLAMP_BY_NAME: Readonly<Record<string, SurfClamp>> = { trap: SurfClamp.Trap, clamp: SurfClamp.Clamp, zero: SurfClamp.Zero };
+const SURF_CACHE_OPS = new Set(['ca', 'cg', 'cs', 'cv', 'wb', 'wt']);
 
 /**
  * Why an opcode word cannot be decoded, or undefined when its base opcode is one warpstate
@@ -419,6 +499,7 @@ class Decoder {
   readonly ins: MutableInstruction;
   readonly base: string;
   calleeName = '';
+  indirect: IndirectCallSite | undefined = undefined;
 
   constructor(
     private readonly raw: RawInstruction,
@@ -515,12 +596,12 @@ class Decoder {
   /** Every modifier must have been consumed. */
   done(): void {
     for (let i = 0; i < this.mods.length; i++) {
-      if (!this.used[i]) this.fail(`unsupported modifier '.${this.mods[i]}' on '${this.base}'`);
+      if (!this.used[i]) this.fail(`not supported: modifier '.${this.mods[i]}' on '${this.base}'`);
     }
   }
 
   requireSync(): void {
-    if (!this.flag('sync')) this.fail(`'${this.base}' without '.sync' is not supported (deprecated since PTX 6.0)`);
+    if (!this.flag('sync')) this.fail(`not supported: '${this.base}' without '.sync' (deprecated since PTX 6.0)`);
   }
 
   // ----- operands -----
@@ -546,7 +627,7 @@ class Decoder {
       const unsupported = UNSUPPORTED_SPECIAL.find(([re]) => re.test(o.name));
       if (unsupported) this.failOperand(o, `not supported: ${unsupported[1]}`);
       this.refuseFunctionAddress(o);
-      if (SPECIAL_BY_NAME.has(o.name) || SPECIAL_BY_NAME.has(o.name.replace(/\.[xyz]$/, ''))) {
+      if (SPECIAL_BY_NAME.has(o.name) || SPECIAL_BY_NAME.has(o.name.replace(/\.[xyz]$/, '')) || /^%envreg\d+$/.test(o.name)) {
         this.failOperand(o, `special register '${o.name}' can only be read by mov or cvt`);
       }
       if (this.ctx.findVariable(o.name)) this.failOperand(o, `${role} must be a register, '${o.name}' is a variable`);
@@ -559,11 +640,39 @@ class Decoder {
     return r;
   }
 
-  /** A kernel's address is a device-side launch, a `.func`'s a function pointer: both refused. */
+  /**
+   * A function name where a register is expected: a kernel's address would be a device-side
+   * launch (refused, not supported); a `.func`'s address is only taken by `mov` (PTX ISA §9.7.9.3).
+   */
   private refuseFunctionAddress(o: RawOperand): void {
     const kind = this.ctx.functionKind?.(o.name);
     if (kind === 'entry') this.failOperand(o, `not supported: dynamic parallelism (address of kernel '${o.name}')`);
-    if (kind === 'func') this.failOperand(o, `not supported: function pointers (address of function '${o.name}')`);
+    if (kind === 'func') this.failOperand(o, `'${o.name}' is a function: take its address with mov (mov.u64 %rd, ${o.name};)`);
+  }
+
+  /**
+   * `mov.{u32,u64,b32,b64,s32,s64} d, f` with `f` a `.func`: the function's address
+   * ({@link functionAddress}) as an immediate, or undefined when `o` names no `.func`.
+   */
+  private functionPointer(o: RawOperand, want: ScalarType): Operand | undefined {
+    const kind = this.ctx.functionKind?.(o.name);
+    if (kind === 'entry') this.failOperand(o, `not supported: dynamic parallelism (address of kernel '${o.name}')`);
+    if (kind !== 'func') return undefined;
+    const k = SCALAR_TYPE_KIND[want]!;
+    const b = SCALAR_TYPE_BITS[want]!;
+    if ((k !== TypeKind.Unsigned && k !== TypeKind.Signed && k !== TypeKind.Bits) || (b !== 32 && b !== 64)) {
+      this.failOperand(o, `the address of function '${o.name}' needs a 32- or 64-bit integer type, not ${this.typeName(want)}`);
+    }
+    if (o.negate || o.offset !== 0n) this.failOperand(o, `a function address takes no offset`);
+    const index = this.ctx.takeFunctionAddress?.(o.name);
+    if (index === undefined) return undefined;
+    const a = functionAddress(index);
+    const op = newOperand(OperandKind.Imm, o.text);
+    op.bits = BigInt(a);
+    op.lo = a >>> 0;
+    op.hi = 0;
+    op.value = a;
+    return op;
   }
 
   regOperand(r: RegisterInfo, o: RawOperand, negate: boolean): Operand {
@@ -683,6 +792,7 @@ class Decoder {
     }
     const v = this.ctx.findVariable(o.name);
     if (!v) this.failOperand(o, `undeclared register or variable '${o.name}' in address`);
+    if (v.opaque !== OpaqueType.None) this.failOperand(o, `'${o.name}' is a texture, surface or sampler reference, not memory`);
     if (space !== StateSpace.Generic && v.space !== space) {
       this.failOperand(o, `'${o.name}' is in .${STATE_SPACE_NAME[v.space]} space, not .${STATE_SPACE_NAME[space]}`);
     }
@@ -701,6 +811,7 @@ class Decoder {
       this.failOperand(o, `the address of '${v.name}' needs a 32- or 64-bit integer type, not ${this.typeName(want)}`);
     }
     if (o.negate) this.failOperand(o, 'an address cannot be negated');
+    if (v.opaque !== OpaqueType.None) this.failOperand(o, `not supported: the value of texture, surface or sampler reference '${v.name}'`);
     if (o.offset < -(1n << 31n) || o.offset >= 1n << 31n) this.failOperand(o, 'symbol offset out of range');
     const op = newOperand(OperandKind.Symbol, o.text);
     op.symbol = v;
@@ -715,6 +826,19 @@ class Decoder {
     if (unsupported) this.failOperand(o, `not supported: ${unsupported[1]}`);
     let name = o.name;
     let component = -1;
+    const env = /^%envreg(\d+)$/.exec(name);
+    if (env) {
+      // %envreg0..31 (PTX ISA §10.x): read-only driver-defined values
+      const n = Number(env[1]);
+      if (n > 31) this.failOperand(o, `'${name}' does not exist (%envreg0 .. %envreg31)`);
+      if (o.negate || o.offset !== 0n) this.failOperand(o, 'malformed special register operand');
+      const k = SCALAR_TYPE_KIND[want]!;
+      if ((k !== TypeKind.Unsigned && k !== TypeKind.Signed && k !== TypeKind.Bits) || SCALAR_TYPE_BITS[want] !== 32) this.failOperand(o, `special register '${name}' is 32-bit, incompatible with ${this.typeName(want)}`);
+      const op = newOperand(OperandKind.Special, o.text);
+      op.sreg = SpecialReg.Envreg;
+      op.component = n;
+      return op;
+    }
     let entry = SPECIAL_BY_NAME.get(name);
     if (!entry) {
       const m = /^(.*)\.([xyz])$/.exec(name);
@@ -760,6 +884,10 @@ class Decoder {
   decode(): Decoded {
     const ins = this.ins;
     const half = this.mods.find((m) => HALF_TYPES.has(m)) ?? (this.mods.includes('f16') && !HALF_OK.has(ins.op) ? 'f16' : undefined);
+    if ((half === 'f16' || half === 'f16x2') && HALF_ARITH.has(ins.op)) {
+      this.halfArith(half === 'f16x2');
+      return { ins, calleeName: '', indirect: undefined };
+    }
     if (half !== undefined) this.fail(`not supported: half-precision arithmetic (.${half})`);
     switch (ins.op) {
       case Opcode.Add:
@@ -1082,6 +1210,23 @@ class Decoder {
         ins.src = [this.predSrc(ops[1]!, true), this.src(ops[2]!, S.B32)];
         break;
       }
+      case Opcode.Match: {
+        // match.any.sync.type d, a, membermask; match.all.sync.type d{|p}, a, membermask (PTX ISA §9.7.13.x)
+        this.requireSync();
+        const mode = this.pick({ any: VoteMode.Any, all: VoteMode.All } as Record<string, VoteMode>, 'match mode');
+        if (mode === undefined) this.fail(`'match.sync' needs .any or .all`);
+        ins.voteMode = mode;
+        const t = this.oneType([S.B32, S.B64]);
+        this.done();
+        const ops = this.count(3);
+        const d = ops[0]!;
+        if (d.kind === RawKind.Pair) {
+          if (mode !== VoteMode.All) this.failOperand(d, `only match.all has a predicate destination (d|p)`);
+          ins.dst = [this.dstReg(d.elems[0]!, S.B32), this.dstReg(d.elems[1]!, S.Pred)];
+        } else ins.dst = [this.dstReg(d, S.B32)];
+        ins.src = [this.src(ops[1]!, t), this.src(ops[2]!, S.B32)];
+        break;
+      }
       case Opcode.Activemask: {
         const t = this.oneType([S.B32]);
         this.done();
@@ -1114,10 +1259,22 @@ class Decoder {
         this.done();
         this.count(0);
         break;
+      case Opcode.Tex:
+      case Opcode.Tld4:
+        this.tex();
+        break;
+      case Opcode.Txq:
+      case Opcode.Suq:
+        this.query();
+        break;
+      case Opcode.Suld:
+      case Opcode.Sust:
+        this.surface();
+        break;
       default:
-        this.fail(`instruction '${this.base}' is not supported by warpstate`);
+        this.fail(`not supported: instruction '${this.base}'`);
     }
-    return { ins, calleeName: this.calleeName };
+    return { ins, calleeName: this.calleeName, indirect: this.indirect };
   }
 
   /** Returns type modifiers taken by {@link types} to the pool (to peek at them first). */
@@ -1138,6 +1295,28 @@ class Decoder {
     const ts = this.types();
     this.putBackTypes(ts);
     return ts.length === 1 ? ts[0] : undefined;
+  }
+
+  /**
+   * `add/sub/mul{.rn}{.ftz}{.sat}.{f16,f16x2} d, a, b` and `fma.rn{.ftz}{.sat}.{f16,f16x2} d, a,
+   * b, c` (PTX ISA §9.7.4.1-4): type `F16`, `vec` 2 for a pair; `.f16` operands in `.f16`/`.b16`
+   * registers, `.f16x2` pairs in 32-bit registers. `.relu`, `.oob` and other roundings are
+   * refused.
+   */
+  private halfArith(pair: boolean): void {
+    const ins = this.ins;
+    const name = pair ? 'f16x2' : 'f16';
+    const r = this.pick(FLOAT_ROUNDING, 'rounding');
+    if (r !== undefined && r !== Rounding.Rn) this.fail(`not supported: '${this.base}.${name}' with a rounding other than .rn`);
+    if (ins.op === Opcode.Fma && r === undefined) this.fail(`'fma.${name}' needs .rn`);
+    ins.rounding = r ?? Rounding.None;
+    ins.ftz = this.flag('ftz');
+    ins.sat = this.flag('sat');
+    this.flag(name);
+    ins.type = S.F16;
+    ins.vec = pair ? 2 : 1;
+    this.done();
+    this.ternaryOps(pair ? S.B32 : S.F16, ins.op === Opcode.Fma ? 3 : 2);
   }
 
   /** `d, a[, b[, c]]` all of type `t` (`nSrc` sources). */
@@ -1349,7 +1528,11 @@ class Decoder {
     }
     ins.dst = [this.dstReg(d, t)];
     if (a.kind === RawKind.Name && !this.ctx.findRegister(a.name)) {
-      this.refuseFunctionAddress(a);
+      const fp = this.functionPointer(a, t);
+      if (fp) {
+        ins.src = [fp];
+        return;
+      }
       const sp = this.special(a, t);
       if (sp) {
         ins.src = [sp];
@@ -1432,7 +1615,7 @@ class Decoder {
     const aF = SCALAR_TYPE_KIND[a] === TypeKind.Float;
     const isInt = rnd >= Rounding.Rni;
     const isFlt = rnd >= Rounding.Rn && rnd <= Rounding.Rp;
-    if ((d === S.F16 && !aF) || (a === S.F16 && !dF)) this.fail(`cvt between .f16 and integer types is not supported`);
+    if ((d === S.F16 && !aF) || (a === S.F16 && !dF)) this.fail(`not supported: cvt between .f16 and integer types`);
     if (dF && aF) {
       const db = SCALAR_TYPE_BITS[d]!;
       const ab = SCALAR_TYPE_BITS[a]!;
@@ -1558,7 +1741,7 @@ class Decoder {
     } else {
       const sem = this.pick({ sc: 1, acq_rel: 2 } as Record<string, number>, 'fence semantics');
       const scope = this.pick(SCOPE_BY_NAME, 'scope');
-      if (this.mods.some((m) => m.startsWith('proxy'))) this.fail(`'fence.proxy' is not supported by warpstate`);
+      if (this.mods.some((m) => m.startsWith('proxy'))) this.fail(`not supported: proxy fences (fence.proxy)`);
       if (sem === undefined || scope === undefined) this.fail(`'fence' needs .sc or .acq_rel and a scope (.cta .gpu .sys)`);
       ins.scope = scope;
     }
@@ -1566,6 +1749,180 @@ class Decoder {
     this.count(0);
   }
 
+  /**
+   * The texture or surface `a` of `[a, ...]`: a `.u64`/`.b64` handle register (a texture or
+   * surface object) or a module `.texref`/`.surfref` (or, for sampler queries, `.samplerref`)
+   * variable. PTX ISA §9.7.10.3 (unified texture mode).
+   */
+  private texHandle(o: RawOperand, want: OpaqueType, samplerOk = false): Operand {
+    const what = want === OpaqueType.Texref ? 'texture' : 'surface';
+    if (o.name === '' || o.offset !== 0n) this.failOperand(o, `expected a ${what} reference or a .u64 ${what} handle register`);
+    const r = this.ctx.findRegister(o.name);
+    if (r) {
+      const k = SCALAR_TYPE_KIND[r.type];
+      if (r.bits !== 64 || k === TypeKind.Float || r.isPred) this.failOperand(o, `${what} handle register '${o.name}' must be .u64 or .b64, not ${this.typeName(r.type)}`);
+      return this.regOperand(r, o, false);
+    }
+    const v = this.ctx.findVariable(o.name);
+    if (!v) this.failOperand(o, `undeclared ${what} '${o.name}'`);
+    const okSampler = samplerOk && v.opaque === OpaqueType.Samplerref;
+    if (v.opaque !== want && !okSampler) {
+      const need = want === OpaqueType.Texref ? '.texref' : '.surfref';
+      this.failOperand(o, `'${o.name}' is not a ${need} variable${v.opaque === OpaqueType.None ? ' (pass a texture object as a .u64 register)' : ''}`);
+    }
+    const op = newOperand(OperandKind.Symbol, o.text);
+    op.symbol = v;
+    return op;
+  }
+
+  /** Coordinate vector of `geom`: `n` elements, the layer index of `a1d`/`a2d` `.b32`, the others of type `ct`; a scalar stands for a 1-element vector. */
+  private texCoords(o: RawOperand, geom: TexGeom, ct: ScalarType): Operand {
+    const n = TEX_GEOM_COORDS[geom]!;
+    const layered = geom === TexGeom.A1d || geom === TexGeom.A2d;
+    if (o.kind !== RawKind.Vec) {
+      if (n !== 1) this.failOperand(o, `.${TEX_GEOM_NAME[geom]} takes a vector of ${n} coordinates {..}`);
+      const v = newOperand(OperandKind.Vec, o.text);
+      v.elems = [this.src(o, ct)];
+      return v;
+    }
+    if (o.elems.length !== n) this.failOperand(o, `.${TEX_GEOM_NAME[geom]} takes ${n} coordinate${n === 1 ? '' : 's'}, got ${o.elems.length}`);
+    const v = newOperand(OperandKind.Vec, o.text);
+    v.elems = o.elems.map((e, i) => {
+      if (e.kind === RawKind.Sink) this.failOperand(e, 'a sink _ is not allowed in coordinates');
+      return this.src(e, layered && i === 0 ? S.B32 : ct);
+    });
+    return v;
+  }
+
+  /**
+   * `tex.geom.v4.dtype.ctype d, [a, {b,} c]` and `tld4.comp.2d.v4.dtype.f32 d, [a, {b,} c]`
+   * (PTX ISA §9.7.10.3-4): `d` four registers, `a` the texture, `b` an optional `.samplerref`,
+   * `c` the coordinates. Mipmaps (`.base .level .grad`), cube and multisample geometries, the
+   * residency predicate `d|p`, offsets and depth compare are refused as not supported.
+   */
+  private tex(): void {
+    const ins = this.ins;
+    const isTld4 = ins.op === Opcode.Tld4;
+    for (const m of ['base', 'level', 'grad']) if (this.mods.includes(m)) this.fail(`not supported: mipmapped texture fetch (${this.base}.${m})`);
+    if (isTld4) {
+      const c = this.pick({ r: 0, g: 1, b: 2, a: 3 } as Record<string, number>, 'component');
+      if (c === undefined) this.fail(`'tld4' needs a component .r, .g, .b or .a`);
+      ins.texComp = c;
+    }
+    const um = this.mods.find((m) => UNSUPPORTED_GEOMS.has(m));
+    if (um !== undefined) this.fail(`not supported: ${um.includes('ms') ? 'multisample' : 'cube'} textures (.${um})`);
+    const geom = this.pick(GEOM_BY_NAME, 'geometry');
+    if (geom === undefined) this.fail(`'${this.base}' needs a geometry (.1d .2d .3d .a1d .a2d)`);
+    if (isTld4 && geom !== TexGeom.D2 && geom !== TexGeom.A2d) this.fail(`'tld4' takes .2d or .a2d, not .${TEX_GEOM_NAME[geom]}`);
+    ins.geom = geom;
+    if (!this.flag('v4')) this.fail(`'${this.base}' needs .v4 (four destination registers)`);
+    const ts = this.types();
+    if (ts.length !== 2) this.fail(`'${this.base}' needs two types (.dtype.ctype)`);
+    const [dt, ct] = ts as [ScalarType, ScalarType];
+    if (dt !== S.F32 && dt !== S.S32 && dt !== S.U32) this.fail(`texture destination type .${SCALAR_TYPE_NAME[dt]} is not supported (.f32 .s32 .u32)`);
+    if (ct !== S.F32 && ct !== S.S32) this.fail(`texture coordinate type must be .f32 or .s32, not .${SCALAR_TYPE_NAME[ct]}`);
+    if (isTld4 && ct !== S.F32) this.fail(`'tld4' coordinates are .f32`);
+    ins.type = dt;
+    ins.type2 = ct;
+    ins.vec = 4;
+    ins.space = StateSpace.Tex;
+    this.done();
+    const ops = this.raw.operands;
+    if (ops.length > 2) this.failOperand(ops[2]!, `not supported: texture fetch offsets and depth compare (operands after the coordinates)`);
+    this.count(2);
+    const d = ops[0]!;
+    if (d.kind === RawKind.Pair) this.failOperand(d, 'not supported: texture residency predicate (d|p)');
+    ins.dst = [this.vecOf(d, 4, (e) => this.dstReg(e, dt), true)];
+    const a = ops[1]!;
+    if (a.kind !== RawKind.TexAddr || (a.elems.length !== 1 && a.elems.length !== 2)) this.failOperand(a, `expected [texture, coordinates] or [texture, sampler, coordinates]`);
+    const tex = this.texHandle(a, OpaqueType.Texref);
+    const coords = this.texCoords(a.elems[a.elems.length - 1]!, geom, ct);
+    if (a.elems.length === 2) {
+      const b = a.elems[0]!;
+      const v = b.kind === RawKind.Name && !this.ctx.findRegister(b.name) ? this.ctx.findVariable(b.name) : undefined;
+      if (v === undefined || v.opaque !== OpaqueType.Samplerref) this.failOperand(b, 'not supported: a sampler other than a .samplerref variable');
+      const so = newOperand(OperandKind.Symbol, b.text);
+      so.symbol = v;
+      ins.src = [tex, coords, so];
+    } else {
+      ins.src = [tex, coords];
+    }
+  }
+
+  /** `txq.query.b32 d, [a]` / `suq.query.b32 d, [a]` (PTX ISA §9.7.10.5, §9.7.11.4). */
+  private query(): void {
+    const ins = this.ins;
+    const isTxq = ins.op === Opcode.Txq;
+    if (isTxq && this.mods.includes('level')) this.fail(`not supported: mipmap level queries (txq.level)`);
+    const q = this.pick(isTxq ? TXQ_BY_NAME : SUQ_BY_NAME, 'query');
+    if (q === undefined) {
+      const other = this.mods.find((m) => TYPE_BY_NAME.get(m) === undefined);
+      if (other !== undefined && ['channel_data_type', 'channel_order', 'memory_layout'].includes(other)) this.fail(`not supported: ${this.base}.${other}`);
+      this.fail(`'${this.base}' needs an attribute (${Object.keys(isTxq ? TXQ_BY_NAME : SUQ_BY_NAME).map((k) => '.' + k).join(' ')})`);
+    }
+    ins.texQuery = q;
+    this.oneType([S.B32]);
+    this.done();
+    const ops = this.count(2);
+    ins.dst = [this.dstReg(ops[0]!, S.B32)];
+    const a = ops[1]!;
+    if (a.kind !== RawKind.Addr) this.failOperand(a, `expected [${isTxq ? 'texture' : 'surface'}]`);
+    ins.src = [this.texHandle(a, isTxq ? OpaqueType.Texref : OpaqueType.Surfref, isTxq && SAMPLER_QUERIES.has(q))];
+  }
+
+  /**
+   * `suld.b.geom{.cop}{.v2,.v4}.{b8,b16,b32,b64}.{trap,clamp,zero} d, [a, b]` and
+   * `sust.b.geom{.cop}{.v2,.v4}.ctype.clamp [a, b], c` (PTX ISA §9.7.11.1-2): unformatted
+   * surface accesses whose x coordinate is a byte offset. `.p` (formatted) is refused.
+   */
+  private surface(): void {
+    const ins = this.ins;
+    const isStore = ins.op === Opcode.Sust;
+    if (this.mods.includes('p')) this.fail(`not supported: formatted surface ${isStore ? 'store (sust.p)' : 'load (suld.p)'}`);
+    if (!this.flag('b')) this.fail(`'${this.base}' needs .b (unformatted access)`);
+    const um = this.mods.find((m) => UNSUPPORTED_GEOMS.has(m));
+    if (um !== undefined) this.fail(`not supported: .${um} surfaces`);
+    const geom = this.pick(GEOM_BY_NAME, 'geometry');
+    if (geom === undefined) this.fail(`'${this.base}' needs a geometry (.1d .2d .3d .a1d .a2d)`);
+    ins.geom = geom;
+    for (let i = 0; i < this.mods.length; i++) if (!this.used[i] && SURF_CACHE_OPS.has(this.mods[i]!)) this.used[i] = true;
+    const clamp = this.pick(SURF_CLAMP_BY_NAME, 'out-of-bounds mode');
+    if (clamp === undefined) this.fail(`'${this.base}' needs an out-of-bounds mode (.trap .clamp .zero)`);
+    ins.surfClamp = clamp;
+    const vec = this.vector();
+    ins.vec = vec;
+    const t = this.oneType([S.B8, S.B16, S.B32, S.B64]);
+    if (vec === 4 && t === S.B64) this.fail(`.v4.b64 is not a surface access (at most 16 bytes)`);
+    ins.space = StateSpace.Global;
+    this.done();
+    const ops = this.count(2);
+    const addr = isStore ? ops[0]! : ops[1]!;
+    if (addr.kind !== RawKind.TexAddr || addr.elems.length !== 1) this.failOperand(addr, 'expected [surface, coordinates]');
+    const surf = this.texHandle(addr, OpaqueType.Surfref);
+    const coords = this.texCoords(addr.elems[0]!, geom, S.S32);
+    const data = isStore ? ops[1]! : ops[0]!;
+    const elem = (e: RawOperand): Operand => (isStore ? this.src(e, t, 'wide') : this.dstReg(e, t, 'wide'));
+    let value: Operand;
+    if (data.kind !== RawKind.Vec && vec === 1) {
+      // a scalar stands for a one-element vector (nvcc writes `{%r1}`)
+      const v = newOperand(OperandKind.Vec, data.text);
+      v.elems = [elem(data)];
+      value = v;
+    } else value = this.vecOf(data, vec, elem, !isStore);
+    if (isStore) ins.src = [surf, coords, value];
+    else {
+      ins.dst = [value];
+      ins.src = [surf, coords];
+    }
+  }
+
+  /**
+   * `call{.uni} (rets), func, (args);` and the indirect forms `call{.uni} (rets), fptr, (args),
+   * flist|fproto;` (PTX ISA §9.7.12.2): `fptr` a 32- or 64-bit integer register holding a function
+   * address, `flist` the label of a `.calltargets` directive or a call table (an array variable
+   * initialised with function names), `fproto` the label of a `.callprototype`. The return and
+   * argument lists may each be absent.
+   */
   private call(): void {
     const ins = this.ins;
     ins.uni = this.flag('uni');
@@ -1578,18 +1935,41 @@ class Decoder {
       k++;
     }
     const f = ops[k];
-    if (!f || f.kind !== RawKind.Name || f.negate || f.offset !== 0n) this.fail(`'call' needs a function name`);
-    if (this.ctx.findRegister(f.name)) this.failOperand(f, 'not supported: function pointers (indirect call through a register)');
+    if (!f || f.kind !== RawKind.Name || f.negate || f.offset !== 0n) this.fail(`'call' needs a function name or a function-pointer register`);
+    const fptr = this.ctx.findRegister(f.name);
     k++;
     let args: readonly RawOperand[] = [];
     if (ops[k]?.kind === RawKind.List) {
       args = ops[k]!.elems;
       k++;
     }
-    if (k !== ops.length) this.failOperand(ops[k]!, 'not supported: function pointers (indirect call with a prototype)');
-    this.calleeName = f.name;
+    if (fptr) {
+      const k2 = SCALAR_TYPE_KIND[fptr.type]!;
+      if (fptr.isPred || k2 === TypeKind.Float || (fptr.bits !== 32 && fptr.bits !== 64)) this.failOperand(f, `function pointer '${f.name}' must be a 32- or 64-bit integer register, not ${this.typeName(fptr.type)}`);
+      const l = ops[k];
+      if (l === undefined) this.failOperand(f, `an indirect call needs a .callprototype or .calltargets label (or a call table) after its arguments`);
+      if (l.kind !== RawKind.Name || l.negate || l.offset !== 0n) this.failOperand(l, `expected the label of a .callprototype or .calltargets, or a call table`);
+      if (k + 1 !== ops.length) this.failOperand(ops[k + 1]!, `unexpected operand after the call's prototype or target list`);
+      this.indirect = { listName: l.name, line: l.line, column: l.column, list: this.callListOf(l) };
+      ins.src = [this.regOperand(fptr, f, false)];
+    } else {
+      if (k !== ops.length) this.failOperand(ops[k]!, `a direct call takes no prototype or target list (only a call through a register does)`);
+      this.calleeName = f.name;
+    }
     ins.callRets = rets.map((o) => this.callOperand(o, true));
     ins.callArgs = args.map((o) => this.callOperand(o, false));
+  }
+
+  /** The `flist`/`fproto` operand of an indirect call: a `.callprototype`/`.calltargets` label or a call table. */
+  private callListOf(l: RawOperand): CallList {
+    const list = this.ctx.callList?.(l.name);
+    if (list !== undefined) return list;
+    const v = this.ctx.findRegister(l.name) ? undefined : this.ctx.findVariable(l.name);
+    if (v !== undefined) {
+      if (v.relocations.length === 0) this.failOperand(l, `call table '${l.name}' is not initialised with function names`);
+      return { kind: 'targets', names: v.relocations.map((r) => ({ name: r.symbol, line: l.line, column: l.column })) };
+    }
+    this.failOperand(l, `'${l.name}' is no .callprototype or .calltargets label in scope, nor a call table`);
   }
 
   private callOperand(o: RawOperand, isRet: boolean): Operand {

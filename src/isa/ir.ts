@@ -98,6 +98,9 @@ export const SCALAR_TYPE_NAME: readonly string[] = Object.freeze([
 /**
  * PTX state spaces (PTX ISA §5.1). `Generic` is the generic address space used by `ld`/`st`/
  * `atom` without a space qualifier (PTX ISA §6.4.1). `None` means "not a memory instruction".
+ * `Tex` is texture memory (PTX ISA §5.1.8, the deprecated `.tex` space): the space of the
+ * texel reads of `tex`/`tld4`, which the timing model sends through the SM's texture cache
+ * (GPGPU-Sim `tex_space`). Surface loads and stores (`suld`/`sust`) access `Global` memory.
  */
 export const StateSpace = {
   None: 0,
@@ -108,13 +111,14 @@ export const StateSpace = {
   Local: 5,
   Param: 6,
   Generic: 7,
+  Tex: 8,
 } as const;
 /** A {@link StateSpace} code. */
 export type StateSpace = (typeof StateSpace)[keyof typeof StateSpace];
 
 /** PTX spelling of each {@link StateSpace}, indexed by code (`Generic` prints as `generic`). */
 export const STATE_SPACE_NAME: readonly string[] = Object.freeze([
-  '', 'reg', 'global', 'shared', 'const', 'local', 'param', 'generic',
+  '', 'reg', 'global', 'shared', 'const', 'local', 'param', 'generic', 'tex',
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -133,11 +137,21 @@ export const STATE_SPACE_NAME: readonly string[] = Object.freeze([
  *   {@link Instruction.barOp} telling sync from arrive.
  * - `membar.{cta,gl,sys}` and `fence.{sc,acq_rel}.{cta,gpu,sys}` are `Membar`, with
  *   {@link Instruction.scope}.
- * - `call` to a `.func` is `Call`; indirect calls are refused. A call to the body-less
- *   `.extern .func` that nvcc emits for device `printf` (`vprintf`) or `assert`
- *   (`__assertfail`) is a `Call` with {@link Instruction.syscall} set.
+ * - `call` to a `.func` is `Call`. A call to the body-less `.extern .func` that nvcc emits for
+ *   device `printf` (`vprintf`) or `assert` (`__assertfail`) is a `Call` with
+ *   {@link Instruction.syscall} set. An indirect call through a function pointer
+ *   (`call (r), %fptr, (args), proto_or_targets;`, PTX ISA §9.7.12.2) is a `Call` whose
+ *   {@link Instruction.callee} is -1, whose `src` is `[fptr]` and whose
+ *   {@link Instruction.callTargets} lists the functions it may reach.
  * - `bar.red.{popc,and,or}` / `barrier.red.*` are `Bar` with {@link Instruction.barRed}.
  * - `nanosleep.u32`, `bmsk.{clamp,wrap}.b32` (with {@link Instruction.clamp}) and `trap`.
+ * - `add/sub/mul/fma` of `.f16` and `.f16x2` are `Add/Sub/Mul/Fma` with type `F16` and
+ *   {@link Instruction.vec} 1 or 2 (PTX ISA §9.7.4).
+ * - Textures and surfaces (PTX ISA §9.7.10-§9.7.11): `tex.{1d,2d,3d,a1d,a2d}.v4.dtype.ctype`
+ *   and `tld4.{r,g,b,a}.2d.v4.dtype.f32` (with {@link Instruction.geom}, {@link
+ *   Instruction.texComp}), `txq.<query>.b32` and `suq.<query>.b32` ({@link
+ *   Instruction.texQuery}), `suld.b.<geom>{.v2,.v4}.{b8,b16,b32,b64}.<clamp>` and `sust.b...`
+ *   ({@link Instruction.surfClamp}).
  */
 export const Opcode = {
   Mov: 0,
@@ -205,12 +219,20 @@ export const Opcode = {
   Nanosleep: 62,
   Bmsk: 63,
   Trap: 64,
+  Tex: 65,
+  Tld4: 66,
+  Txq: 67,
+  Suld: 68,
+  Sust: 69,
+  Suq: 70,
+  /** `match.{any,all}.sync.{b32,b64}` (PTX ISA §9.7.13.x), mode in {@link Instruction.voteMode}. */
+  Match: 71,
 } as const;
 /** An {@link Opcode} code. */
 export type Opcode = (typeof Opcode)[keyof typeof Opcode];
 
 /** Number of opcode codes (codes are `0 .. OPCODE_COUNT-1`). */
-export const OPCODE_COUNT = 65;
+export const OPCODE_COUNT = 72;
 
 /** PTX base spelling of each {@link Opcode}, indexed by code (`BarWarpSync` is `bar.warp.sync`). */
 export const OPCODE_NAME: readonly string[] = Object.freeze([
@@ -219,7 +241,8 @@ export const OPCODE_NAME: readonly string[] = Object.freeze([
   'bfi', 'clz', 'popc', 'brev', 'prmt', 'addc', 'subc', 'setp', 'set', 'selp', 'slct', 'fma',
   'rcp', 'sqrt', 'rsqrt', 'ex2', 'lg2', 'sin', 'cos', 'copysign', 'testp', 'atom', 'red', 'bar',
   'bar.warp.sync', 'membar', 'bra', 'ret', 'exit', 'call', 'shfl', 'vote', 'activemask',
-  'bfind', 'madc', 'shf', 'nanosleep', 'bmsk', 'trap',
+  'bfind', 'madc', 'shf', 'nanosleep', 'bmsk', 'trap', 'tex', 'tld4', 'txq', 'suld', 'sust', 'suq',
+  'match',
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -332,7 +355,10 @@ export const ShflMode = {
 /** A {@link ShflMode} code. */
 export type ShflMode = (typeof ShflMode)[keyof typeof ShflMode];
 
-/** `vote.sync` mode (PTX ISA §9.7.13.8). `Ballot` writes a `.b32` mask, the others a predicate. */
+/**
+ * `vote.sync` mode (PTX ISA §9.7.13.8). `Ballot` writes a `.b32` mask, the others a predicate.
+ * `match.sync` (PTX ISA §9.7.13.x) uses `Any` (`match.any`) and `All` (`match.all`).
+ */
 export const VoteMode = {
   None: 0,
   All: 1,
@@ -430,6 +456,98 @@ export const MemScope = {
 /** A {@link MemScope} code. */
 export type MemScope = (typeof MemScope)[keyof typeof MemScope];
 
+/**
+ * Texture / surface geometry of `tex`, `tld4`, `suld`, `sust` (PTX ISA §9.7.10.3 `tex`,
+ * §9.7.11.1 `suld`): the coordinate vector's shape. `A1d`/`A2d` are layered (array) textures and
+ * surfaces whose first coordinate element is the layer index (`.u32`/`.s32`); `D3` and `A2d`
+ * take a 4-element vector whose last element is ignored.
+ */
+export const TexGeom = {
+  None: 0,
+  D1: 1,
+  D2: 2,
+  D3: 3,
+  A1d: 4,
+  A2d: 5,
+} as const;
+/** A {@link TexGeom} code. */
+export type TexGeom = (typeof TexGeom)[keyof typeof TexGeom];
+
+/** PTX spelling (without the dot) of each {@link TexGeom}, indexed by code. */
+export const TEX_GEOM_NAME: readonly string[] = Object.freeze(['', '1d', '2d', '3d', 'a1d', 'a2d']);
+
+/** Coordinate-vector length of each {@link TexGeom} as PTX writes it (`{x}`, `{x, y}`, `{x, y, z, _}`, `{i, x}`, `{i, x, y, _}`). */
+export const TEX_GEOM_COORDS: readonly number[] = Object.freeze([0, 1, 2, 4, 2, 4]);
+
+/**
+ * Attribute read by `txq` / `suq` (PTX ISA §9.7.10.5 `txq`, §9.7.11.4 `suq`). Sizes are in
+ * elements (texels); `ArraySize` is the layer count of a layered texture (0 otherwise);
+ * `NumMipmapLevels` is 1 (no mipmaps) and `NumSamples` 0 (no multisampling); the sampler
+ * queries give the PTX enumerations: `FilterMode` nearest 0 / linear 1, `AddrMode0..2` wrap 0,
+ * mirror 1, clamp_ogl 2, clamp_to_edge 3, clamp_to_border 4; `NormalizedCoords` and
+ * `ForceUnnormalizedCoords` 1 or 0.
+ */
+export const TexQuery = {
+  None: 0,
+  Width: 1,
+  Height: 2,
+  Depth: 3,
+  ArraySize: 4,
+  NumMipmapLevels: 5,
+  NumSamples: 6,
+  NormalizedCoords: 7,
+  FilterMode: 8,
+  AddrMode0: 9,
+  AddrMode1: 10,
+  AddrMode2: 11,
+  ForceUnnormalizedCoords: 12,
+} as const;
+/** A {@link TexQuery} code. */
+export type TexQuery = (typeof TexQuery)[keyof typeof TexQuery];
+
+/**
+ * Out-of-bounds handling of `suld`/`sust` (PTX ISA §9.7.11.1): `Trap` ends the kernel with a
+ * fault report, `Clamp` accesses the nearest element inside the surface, `Zero` loads zero /
+ * drops the store.
+ */
+export const SurfClamp = {
+  None: 0,
+  Trap: 1,
+  Clamp: 2,
+  Zero: 3,
+} as const;
+/** A {@link SurfClamp} code. */
+export type SurfClamp = (typeof SurfClamp)[keyof typeof SurfClamp];
+
+/**
+ * Opaque type of a module-scope variable (PTX ISA §5.3 "Texture Sampler and Surface Types"):
+ * `.texref`, `.surfref`, `.samplerref`, or `None` for data variables. An opaque variable holds
+ * no bytes in memory: its value is the texture, surface or sampler the launch binds to it.
+ */
+export const OpaqueType = {
+  None: 0,
+  Texref: 1,
+  Surfref: 2,
+  Samplerref: 3,
+} as const;
+/** An {@link OpaqueType} code. */
+export type OpaqueType = (typeof OpaqueType)[keyof typeof OpaqueType];
+
+/**
+ * Sampler state written in a `.texref`/`.samplerref` initialiser (`= { filter_mode = linear,
+ * addr_mode_0 = clamp_to_edge, normalized_coords = 1 }`, PTX ISA §5.3.1): each field undefined
+ * when the initialiser does not set it. Address modes use the names of {@link TexQuery}'s
+ * enumeration (`wrap`, `mirror`, `clamp_ogl`, `clamp_to_edge`, `clamp_to_border`).
+ */
+export interface SamplerInit {
+  /** `filter_mode`: `nearest` or `linear`. */
+  readonly filterMode: 'nearest' | 'linear' | undefined;
+  /** `addr_mode_0..2` (x, y, z). */
+  readonly addrMode: readonly ('wrap' | 'mirror' | 'clamp_ogl' | 'clamp_to_edge' | 'clamp_to_border' | undefined)[];
+  /** `normalized_coords` (texref) or the negation of `force_unnormalized_coords` (sampler). */
+  readonly normalizedCoords: boolean | undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Special registers
 // ---------------------------------------------------------------------------------------------
@@ -464,6 +582,8 @@ export const SpecialReg = {
   DynamicSmemSize: 22,
   TotalSmemSize: 23,
   WarpSize: 24,
+  /** `%envreg0..31`: driver-defined values, read-only; {@link Operand.component} is N. */
+  Envreg: 25,
 } as const;
 /** A {@link SpecialReg} code. */
 export type SpecialReg = (typeof SpecialReg)[keyof typeof SpecialReg];
@@ -473,12 +593,12 @@ export const SPECIAL_REG_NAME: readonly string[] = Object.freeze([
   '', '%tid', '%ntid', '%ctaid', '%nctaid', '%laneid', '%warpid', '%nwarpid', '%smid', '%nsmid',
   '%gridid', '%clock', '%clock_hi', '%clock64', '%lanemask_eq', '%lanemask_le', '%lanemask_lt',
   '%lanemask_ge', '%lanemask_gt', '%globaltimer', '%globaltimer_lo', '%globaltimer_hi',
-  '%dynamic_smem_size', '%total_smem_size', 'WARP_SZ',
+  '%dynamic_smem_size', '%total_smem_size', 'WARP_SZ', '%envreg',
 ]);
 
 /** Width in bits of each {@link SpecialReg}'s value, indexed by code (`%gridid`, `%clock64`, `%globaltimer` are 64). */
 export const SPECIAL_REG_BITS: readonly number[] = Object.freeze([
-  0, 32, 32, 32, 32, 32, 32, 32, 32, 32, 64, 32, 32, 64, 32, 32, 32, 32, 32, 64, 32, 32, 32, 32, 32,
+  0, 32, 32, 32, 32, 32, 32, 32, 32, 32, 64, 32, 32, 64, 32, 32, 32, 32, 32, 64, 32, 32, 32, 32, 32, 32,
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -544,7 +664,7 @@ export interface Operand {
   readonly offset: number;
   /** `Special` only: which special register. */
   readonly sreg: SpecialReg;
-  /** `Special` only: component 0..2 for `.x/.y/.z`, -1 for a scalar special register. */
+  /** `Special` only: component 0..2 for `.x/.y/.z`, -1 for a scalar special register; N for `%envregN`. */
   readonly component: number;
   /** `Label` only: the label name. */
   readonly label: string;
@@ -578,6 +698,9 @@ export interface Operand {
  * - `Branch`: `bra`. `Call`, `Ret`, `Exit`: those instructions (`trap` is `Exit`: it ends the
  *   kernel; a `call` of `vprintf`/`__assertfail` is `Call`).
  * - `Membar`: `membar`/`fence`.
+ * - Textures and surfaces: `tex`/`tld4` are `Load` in {@link StateSpace.Tex}, `suld` `Load` and
+ *   `sust` `Store` in global space (GPGPU-Sim treats surfaces as global memory); `txq`/`suq`
+ *   (a descriptor read) are `Alu`.
  * - `Other`: warp-level `shfl`, `vote`, `activemask`, `bar.warp.sync`, and `nanosleep`.
  * - `bmsk` is `Alu`.
  */
@@ -636,15 +759,20 @@ export interface DebugLoc {
  * | `mov` | `[d]` (Reg or Vec when unpacking) | `[a]` (Reg, Imm, Special, Symbol, or Vec when packing) |
  * | `shfl.sync` | `[d]` or `[d, p]` | `[a, b, c, membermask]` |
  * | `vote.sync` | `[d]` | `[a (pred, maybe negated), membermask]` |
+ * | `match.sync` | `[d]` or `[d, p]` (`match.all` `d\|p`) | `[a, membermask]` |
  * | `activemask` | `[d]` | `[]` |
  * | `bar`/`barrier` | `[]` | `[barrierId]` or `[barrierId, threadCount]` |
  * | `bar.red` | `[d]` (`.u32` for popc, `.pred` for and/or) | `[barrierId, c]` or `[barrierId, threadCount, c]` (`c` a predicate, maybe negated) |
  * | `nanosleep` | `[]` | `[t]` (ns, `.u32`) |
  * | `bmsk` | `[d]` | `[a, b]` |
  * | `trap` | `[]` | `[]` |
+ * | `tex`, `tld4` | `[Vec of 4]` | `[texture, coords (Vec), sampler?]`: texture a `Reg` (`.u64` handle) or `Symbol` (`.texref`), sampler a `Symbol` (`.samplerref`) |
+ * | `txq`, `suq` | `[d]` (`.b32`) | `[texture or surface]` |
+ * | `suld` | `[Vec of 1, 2 or 4]` | `[surface, coords (Vec)]` |
+ * | `sust` | `[]` | `[surface, coords (Vec), value (Vec of 1, 2 or 4)]` |
  * | `bar.warp.sync` | `[]` | `[membermask]` |
  * | `bra` | `[]` | `[Label]` |
- * | `call` | {@link callRets} | {@link callArgs} (here `src` is `[]`) |
+ * | `call` | {@link callRets} | {@link callArgs} (here `src` is `[]`; `[fptr]`, the pointer register, for an indirect call) |
  * | `ret`, `exit`, `membar` | `[]` | `[]` |
  */
 export interface Instruction {
@@ -663,7 +791,7 @@ export interface Instruction {
   readonly type: ScalarType;
   /** Secondary type: source type of `cvt`/`set`, operand type of `slct`'s `c`; else `None`. */
   readonly type2: ScalarType;
-  /** Vector width of `ld/ldu/st` (`.v2` -> 2, `.v4` -> 4), 1 otherwise. */
+  /** Vector width of `ld/ldu/st` (`.v2` -> 2, `.v4` -> 4); 2 for `.f16x2` arithmetic (type `F16`, a pair per register); 1 otherwise. */
   readonly vec: number;
   /** State space of `ld/ldu/st/atom/red/cvta` (`Generic` when unqualified), else `None`. */
   readonly space: StateSpace;
@@ -717,6 +845,14 @@ export interface Instruction {
   readonly shfRight: boolean;
   /** `shf`/`bmsk`: `.clamp` (shift amount or bit position clamped to 32) when true, `.wrap` (mod 32) when false. */
   readonly clamp: boolean;
+  /** `tex`/`tld4`/`suld`/`sust`: geometry of the coordinate vector; `None` elsewhere. */
+  readonly geom: TexGeom;
+  /** `txq`/`suq`: the attribute queried; `None` elsewhere. */
+  readonly texQuery: TexQuery;
+  /** `suld`/`sust`: out-of-bounds handling; `None` elsewhere. */
+  readonly surfClamp: SurfClamp;
+  /** `tld4`: the component gathered, 0..3 for `.r .g .b .a`; -1 elsewhere. */
+  readonly texComp: number;
   /** Guard predicate register index (`@%p1`/`@!%p1`), or -1 when unguarded. */
   readonly guard: number;
   /** True for `@!%p`: execute where the guard is false. */
@@ -725,8 +861,17 @@ export interface Instruction {
   readonly dst: readonly Operand[];
   /** Source operands (see the table above). */
   readonly src: readonly Operand[];
-  /** `call` only: index of the callee in {@link PtxModule.functions}; else -1. */
+  /** `call` only: index of the callee in {@link PtxModule.functions}; else -1 (and -1 for an indirect call). */
   readonly callee: number;
+  /**
+   * Indirect `call` only (`callee` -1): indices in {@link PtxModule.functions} of the functions
+   * the pointer may name, ascending: the `.calltargets` list or call table (`flist`) when the call
+   * names one, else every function of the module whose address is taken
+   * ({@link PtxModule.addressTaken}) and whose parameter and return sizes match the call's
+   * `.callprototype` (`fproto`). Empty for every other instruction. Source: PTX ISA 9.0 §9.7.12.2
+   * (`call`), §11.3 (`.callprototype`, `.calltargets`).
+   */
+  readonly callTargets: readonly number[];
   /**
    * `call` only: actual arguments, in order: each a `Symbol` operand naming a caller `.param`
    * variable (as nvcc emits), or a `Reg`/`Imm` operand. Empty otherwise.
@@ -882,6 +1027,10 @@ export interface PtxVariable {
   readonly ptr: { readonly space: StateSpace; readonly align: number } | undefined;
   /** Index of the declaring function in {@link PtxModule.functions}, -1 at module scope. */
   readonly functionIndex: number;
+  /** `.texref`, `.surfref`, `.samplerref` (module scope, no storage), or `None`. */
+  readonly opaque: OpaqueType;
+  /** Sampler state of an opaque variable's initialiser, or undefined. */
+  readonly samplerInit: SamplerInit | undefined;
   /** 1-based line of the declaration. */
   readonly line: number;
 }
@@ -974,6 +1123,46 @@ export interface PtxModule {
   readonly functions: readonly PtxFunction[];
   /** Function index by name. */
   readonly functionByName: ReadonlyMap<string, number>;
+  /**
+   * Indices of the `.func`s whose address the module takes (`mov.u64 %rd, f;`, `f` in a
+   * variable initialiser), ascending: the functions a pointer can name at run time (their
+   * address is {@link functionAddress}).
+   */
+  readonly addressTaken: readonly number[];
   /** `.file N "name"` table. */
   readonly debugFiles: ReadonlyMap<number, string>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Function addresses (function pointers)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Address of function 0 as a value (`mov.u64 %rd, f;`, a function name in an initialiser):
+ * GPGPU-Sim's `PROGRAM_MEM_START` (0xF0000000), where instruction memory begins. It lies below
+ * 4 GiB, where no data is ever placed (`src/functional/memory.ts`), so a function pointer is never
+ * a valid data address, and it fits the 32-bit pointers of `.address_size 32` modules.
+ */
+export const FUNCTION_ADDRESS_BASE = 0xf0000000;
+/** Bytes between the addresses of consecutive functions (one SASS instruction, 16 bytes). */
+export const FUNCTION_ADDRESS_STRIDE = 16;
+
+/**
+ * The value of a pointer to function `index` of a module (its index in
+ * {@link PtxModule.functions}): `FUNCTION_ADDRESS_BASE + 16 x index`, bytes.
+ */
+export function functionAddress(index: number): number {
+  return FUNCTION_ADDRESS_BASE + FUNCTION_ADDRESS_STRIDE * index;
+}
+
+/**
+ * The function a pointer value names: its index in a module of `count` functions, or -1 when the
+ * value is the address of no function (not of the form {@link functionAddress}).
+ * @param value the pointer, an unsigned integer below 2^53 (a 64-bit register read as a number).
+ */
+export function functionAtAddress(value: number, count: number): number {
+  const d = value - FUNCTION_ADDRESS_BASE;
+  if (d < 0 || d % FUNCTION_ADDRESS_STRIDE !== 0) return -1;
+  const i = d / FUNCTION_ADDRESS_STRIDE;
+  return i < count ? i : -1;
 }

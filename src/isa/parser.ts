@@ -8,7 +8,9 @@
  * initialisers (numbers, `generic(sym)`, `sym`), dynamic shared memory (`.extern .shared ...
  * smem[]`), labels, guards, scoped `{ }` blocks with their own `.reg`/`.param` declarations
  * (call sequences, inline asm), `.loc`/`.file` (kept as {@link Instruction.debugLoc}),
- * `.pragma`, and `.section` debug blocks (skipped).
+ * `.pragma`, and `.section` debug blocks (skipped), and module-scope texture, surface and
+ * sampler references (`.global .texref t;`, `.global .surfref s;`, `.global .samplerref p = {
+ * filter_mode = linear, addr_mode_0 = clamp_to_edge };`, the old `.tex .u32 t;`: PTX ISA §5.3).
  *
  * Everything is validated when the file is loaded: a syntax error, an undeclared register, an
  * unknown or unsupported opcode or modifier, a wrong operand count, kind or type, a branch to an
@@ -21,6 +23,7 @@
 import { InputError } from '../errors.ts';
 import {
   Linkage,
+  OpaqueType,
   OperandKind,
   SCALAR_TYPE_BITS,
   SCALAR_TYPE_KIND,
@@ -41,11 +44,12 @@ import type {
   PtxModule,
   PtxVariable,
   RegisterInfo,
+  SamplerInit,
   SharedLayout,
   VarRelocation,
 } from './ir.ts';
 import { decodeInstruction, opcodeProblem, RawKind, TYPE_BY_NAME } from './decode.ts';
-import type { DecodeContext, MutableInstruction, RawInstruction, RawOperand } from './decode.ts';
+import type { CallList, CallSignature, DecodeContext, IndirectCallSite, MutableInstruction, RawInstruction, RawOperand } from './decode.ts';
 import { f32ToBits, f64ToBits, parseLiteral, bitsToF32, bitsToF64 } from './literals.ts';
 import type { Literal } from './literals.ts';
 import { tokenize, TokenKind } from './lexer.ts';
@@ -82,6 +86,14 @@ const SPACE_DIRECTIVES: Readonly<Record<string, StateSpace>> = {
   '.local': StateSpace.Local,
   '.param': StateSpace.Param,
 };
+/** Opaque types of module-scope texture, surface and sampler references (PTX ISA §5.3). */
+const OPAQUE_TYPES: ReadonlyMap<string, OpaqueType> = new Map([
+  ['.texref', OpaqueType.Texref],
+  ['.surfref', OpaqueType.Surfref],
+  ['.samplerref', OpaqueType.Samplerref],
+]);
+/** PTX types of packed, brain and 8-bit floats (PTX ISA §5.2.1, §5.2.5) that warpstate has no type for. */
+const HALF_DECL_TYPES = new Set(['.f16x2', '.bf16', '.bf16x2', '.e4m3', '.e5m2', '.e4m3x2', '.e5m2x2', '.e2m1x2', '.e3m2x2', '.e2m3x2', '.ue8m0x2', '.tf32']);
 const LINKAGES: Readonly<Record<string, Linkage>> = {
   '.visible': Linkage.Visible,
   '.extern': Linkage.Extern,
@@ -110,6 +122,16 @@ const UNSUPPORTED_EXTERNS: ReadonlyMap<string, string> = new Map([
 interface Scope {
   readonly regs: Map<string, number>;
   readonly vars: Map<string, MutableVar>;
+  /** `.callprototype` / `.calltargets` declared in this block, by label. */
+  readonly lists: Map<string, CallList>;
+}
+
+/** An indirect call waiting for its targets to be resolved (when every function is known). */
+interface PendingIndirect {
+  readonly ins: MutableInstruction;
+  readonly site: IndirectCallSite;
+  readonly line: number;
+  readonly column: number;
 }
 
 interface PendingCall {
@@ -137,6 +159,7 @@ interface FnBuild {
   hasBody: boolean;
   line: number;
   calls: PendingCall[];
+  indirectCalls: PendingIndirect[];
   frameBytes: number;
   paramBytes: number;
   sharedLayout: SharedLayout | undefined;
@@ -175,6 +198,8 @@ class ModuleParser {
   private readonly functionByName = new Map<string, number>();
   private readonly debugFiles = new Map<number, string>();
   private readonly relocChecks: { r: VarRelocation; line: number; column: number }[] = [];
+  /** Functions whose address a `mov` or an initialiser takes. */
+  private readonly addressTaken = new Set<number>();
   private sawVersion = false;
 
   constructor(
@@ -301,11 +326,14 @@ class ModuleParser {
           const d = this.peek();
           if (d.kind === TokenKind.Word && (d.text === '.entry' || d.text === '.func')) {
             this.parseFunction(linkage);
+          } else if (d.kind === TokenKind.Word && (d.text === '.tex' || (d.text === '.global' && OPAQUE_TYPES.has(this.peek(1).text)))) {
+            this.parseOpaqueDecl(linkage);
           } else if (d.kind === TokenKind.Word && Object.hasOwn(SPACE_DIRECTIVES, d.text) && d.text !== '.param') {
-            if (d.text === '.local') this.err(d, 'module-scope .local variables are not supported');
+            if (d.text === '.local') this.err(d, 'not supported: module-scope .local variables');
+            if (OPAQUE_TYPES.has(this.peek(1).text)) this.err(this.peek(1), `${this.peek(1).text} variables must be declared in .global`);
             this.parseVarDecl(undefined, linkage);
-          } else if (d.kind === TokenKind.Word && (d.text === '.tex' || d.text === '.texref' || d.text === '.surfref' || d.text === '.samplerref')) {
-            this.err(d, 'texture and surface references are not supported by warpstate');
+          } else if (d.kind === TokenKind.Word && OPAQUE_TYPES.has(d.text)) {
+            this.err(d, `${d.text} variables must be declared in .global (.global ${d.text} name;)`);
           } else {
             this.err(d, `unknown or misplaced directive ${this.describe(d)}`);
           }
@@ -398,7 +426,10 @@ class ModuleParser {
         this.next();
       } else {
         const ty = TYPE_BY_NAME.get(t.text.slice(1));
-        if (ty === undefined) break;
+        if (ty === undefined) {
+          if (HALF_DECL_TYPES.has(t.text)) this.err(t, `not supported: half-precision arithmetic (${t.text} declarations)`);
+          break;
+        }
         if (type !== ScalarType.None) this.err(t, 'declaration has two types');
         this.next();
         type = ty;
@@ -425,7 +456,7 @@ class ModuleParser {
     return dims;
   }
 
-  private newVar(fields: Omit<PtxVariable, 'id' | 'offset' | 'relocations' | 'init'> & Partial<Pick<PtxVariable, 'init' | 'relocations'>>): MutableVar {
+  private newVar(fields: Omit<PtxVariable, 'id' | 'offset' | 'relocations' | 'init' | 'opaque' | 'samplerInit'> & Partial<Pick<PtxVariable, 'init' | 'relocations' | 'opaque' | 'samplerInit'>>): MutableVar {
     return {
       id: -1,
       name: fields.name,
@@ -444,7 +475,122 @@ class ModuleParser {
       ptr: fields.ptr,
       functionIndex: fields.functionIndex,
       line: fields.line,
+      opaque: fields.opaque ?? OpaqueType.None,
+      samplerInit: fields.samplerInit,
     };
+  }
+
+  /**
+   * `.global .texref|.surfref|.samplerref name [= { field = value, ... }] {, name ...};` or the
+   * old `.tex [.type] name;` (a `.texref`), at module scope (PTX ISA §5.3). Initialiser fields:
+   * `filter_mode` (`nearest`, `linear`), `addr_mode_0..2` (`wrap`, `mirror`, `clamp_ogl`,
+   * `clamp_to_edge`, `clamp_to_border`), `normalized_coords` (0/1, texref),
+   * `force_unnormalized_coords` (0/1, samplerref). The variable has no storage.
+   */
+  private parseOpaqueDecl(linkage: Linkage): void {
+    const spaceTok = this.next();
+    let opaque: OpaqueType = OpaqueType.Texref;
+    const typeTok = this.peek();
+    if (spaceTok.text === '.tex') {
+      // `.tex .u32 name` (PTX 1.x style) or `.tex .texref name`
+      if (typeTok.kind === TokenKind.Word && typeTok.text.startsWith('.')) {
+        if (typeTok.text !== '.texref' && TYPE_BY_NAME.get(typeTok.text.slice(1)) === undefined) this.err(typeTok, `unexpected ${this.describe(typeTok)} in a .tex declaration`);
+        this.next();
+      }
+    } else {
+      this.next();
+      opaque = OPAQUE_TYPES.get(typeTok.text)!;
+    }
+    const kindName = opaque === OpaqueType.Texref ? '.texref' : opaque === OpaqueType.Surfref ? '.surfref' : '.samplerref';
+    for (;;) {
+      const nameTok = this.expectName(`a ${kindName} name`);
+      if (nameTok.text.startsWith('%')) this.err(nameTok, `variable names cannot start with '%'`);
+      if (this.isPunct('[')) this.err(this.peek(), `not supported: arrays of ${kindName}`);
+      let samplerInit: SamplerInit | undefined;
+      if (this.isPunct('=')) {
+        const eq = this.next();
+        if (opaque === OpaqueType.Surfref) this.err(eq, `a .surfref cannot be initialised`);
+        if (linkage === Linkage.Extern) this.err(eq, `.extern variables cannot be initialised`);
+        samplerInit = this.parseSamplerInit(opaque);
+      }
+      if (this.globalByName.has(nameTok.text)) {
+        const prev = this.globalByName.get(nameTok.text)!;
+        if (prev.linkage !== Linkage.Extern || prev.opaque !== opaque) this.err(nameTok, `variable '${nameTok.text}' defined twice`);
+      }
+      if (this.functionByName.has(nameTok.text)) this.err(nameTok, `'${nameTok.text}' is already a function`);
+      const v = this.newVar({
+        name: nameTok.text,
+        space: StateSpace.Global,
+        kind: VarKind.Module,
+        linkage,
+        elemType: ScalarType.U64,
+        vec: 1,
+        dims: [],
+        align: 8,
+        sizeBytes: 0,
+        isDynamicShared: false,
+        ptr: undefined,
+        functionIndex: -1,
+        line: nameTok.line,
+        opaque,
+        samplerInit,
+      });
+      const prev = this.globalByName.get(v.name);
+      if (prev) this.globals[this.globals.indexOf(prev)] = v;
+      else this.globals.push(v);
+      this.globalByName.set(v.name, v);
+      if (this.isPunct(',')) {
+        this.next();
+        continue;
+      }
+      break;
+    }
+    this.expectPunct(';', 'after the declaration');
+  }
+
+  /** `{ field = value, ... }` of a `.texref`/`.samplerref` (see {@link parseOpaqueDecl}). */
+  private parseSamplerInit(opaque: OpaqueType): SamplerInit {
+    this.expectPunct('{', 'to open the initialiser');
+    let filterMode: SamplerInit['filterMode'];
+    const addrMode: ('wrap' | 'mirror' | 'clamp_ogl' | 'clamp_to_edge' | 'clamp_to_border' | undefined)[] = [undefined, undefined, undefined];
+    let normalizedCoords: boolean | undefined;
+    const seen = new Set<string>();
+    if (!this.isPunct('}')) {
+      for (;;) {
+        const f = this.expectName('an initialiser field (filter_mode, addr_mode_0 ...)');
+        if (seen.has(f.text)) this.err(f, `field '${f.text}' given twice`);
+        seen.add(f.text);
+        this.expectPunct('=', `after '${f.text}'`);
+        const v = this.next();
+        const word = v.kind === TokenKind.Word ? v.text : '';
+        const flag = (): boolean => {
+          const lit = v.kind === TokenKind.Number ? parseLiteral(v.text) : undefined;
+          if (!lit || lit.kind !== 'int' || (lit.value !== 0n && lit.value !== 1n)) this.err(v, `'${f.text}' must be 0 or 1`);
+          return lit.value === 1n;
+        };
+        const m = /^addr_mode_([012])$/.exec(f.text);
+        if (f.text === 'filter_mode') {
+          if (word !== 'nearest' && word !== 'linear') this.err(v, `filter_mode must be nearest or linear, found ${this.describe(v)}`);
+          filterMode = word;
+        } else if (m) {
+          if (word !== 'wrap' && word !== 'mirror' && word !== 'clamp_ogl' && word !== 'clamp_to_edge' && word !== 'clamp_to_border') this.err(v, `${f.text} must be wrap, mirror, clamp_ogl, clamp_to_edge or clamp_to_border, found ${this.describe(v)}`);
+          addrMode[Number(m[1])] = word;
+        } else if (f.text === 'normalized_coords' && opaque === OpaqueType.Texref) {
+          normalizedCoords = flag();
+        } else if (f.text === 'force_unnormalized_coords' && opaque === OpaqueType.Samplerref) {
+          normalizedCoords = flag() ? false : undefined;
+        } else {
+          this.err(f, `not supported: field '${f.text}' in a ${opaque === OpaqueType.Texref ? '.texref' : '.samplerref'} initialiser`);
+        }
+        if (this.isPunct(',')) {
+          this.next();
+          continue;
+        }
+        break;
+      }
+    }
+    this.expectPunct('}', 'to close the initialiser');
+    return { filterMode, addrMode, normalizedCoords };
   }
 
   /**
@@ -624,7 +770,7 @@ class ModuleParser {
       }
       return;
     }
-    if (kind === TypeKind.Float) this.err(e.tok, `initialisers of type .${SCALAR_TYPE_NAME[type]} are not supported`);
+    if (kind === TypeKind.Float) this.err(e.tok, `not supported: initialisers of type .${SCALAR_TYPE_NAME[type]}`);
     let v: bigint;
     if (lit.kind === 'int') {
       v = e.neg ? -lit.value : lit.value;
@@ -700,7 +846,7 @@ class ModuleParser {
     for (;;) {
       const t = this.next();
       if (t.kind !== TokenKind.Word || t.text !== '.param') {
-        if (t.text === '.reg') this.err(t, 'register parameters (.reg) are not supported; use .param');
+        if (t.text === '.reg') this.err(t, 'not supported: register parameters (.reg); use .param');
         this.err(t, `expected .param, found ${this.describe(t)}`);
       }
       let align = 0;
@@ -723,6 +869,8 @@ class ModuleParser {
           ptr.space = SPACE_DIRECTIVES[a.text]!;
         } else if (a.text === '.v2' || a.text === '.v4') {
           vec = a.text === '.v2' ? 2 : 4;
+        } else if (OPAQUE_TYPES.has(a.text)) {
+          this.err(a, `not supported: ${a.text} parameters (pass a texture or surface object as .u64)`);
         } else {
           const ty = TYPE_BY_NAME.get(a.text.slice(1));
           if (ty === undefined || ty === ScalarType.Pred || type !== ScalarType.None) this.err(a, `unexpected ${this.describe(a)} in parameter declaration`);
@@ -839,6 +987,7 @@ class ModuleParser {
       hasBody: false,
       line: kw.line,
       calls: [],
+      indirectCalls: [],
       frameBytes: 0,
       paramBytes: 0,
       sharedLayout: undefined,
@@ -881,7 +1030,7 @@ class ModuleParser {
 
   private parseBody(fn: FnBuild): void {
     const open = this.expectPunct('{', `to open the body of '${fn.name}'`);
-    const scopes: Scope[] = [{ regs: new Map(), vars: new Map() }];
+    const scopes: Scope[] = [{ regs: new Map(), vars: new Map(), lists: new Map() }];
     const paramScope = new Map<string, MutableVar>();
     for (const v of [...fn.params, ...fn.returns]) paramScope.set(v.name, v);
     let debugLoc: DebugLoc | undefined;
@@ -910,6 +1059,19 @@ class ModuleParser {
       functionKind: (name) => {
         const i = this.functionByName.get(name);
         return i === undefined ? undefined : this.functions[i]!.isEntry ? 'entry' : 'func';
+      },
+      takeFunctionAddress: (name) => {
+        const i = this.functionByName.get(name);
+        if (i === undefined || this.functions[i]!.isEntry) return undefined;
+        this.addressTaken.add(i);
+        return i;
+      },
+      callList: (name) => {
+        for (let s = scopes.length - 1; s >= 0; s--) {
+          const l = scopes[s]!.lists.get(name);
+          if (l !== undefined) return l;
+        }
+        return undefined;
       },
       carryRegister: () => {
         if (fn.ccReg < 0) {
@@ -943,7 +1105,7 @@ class ModuleParser {
         if (t.text === '{') {
           this.next();
           if (scopes.length >= MAX_SCOPE_DEPTH) this.err(t, 'blocks nested too deeply');
-          scopes.push({ regs: new Map(), vars: new Map() });
+          scopes.push({ regs: new Map(), vars: new Map(), lists: new Map() });
           continue;
         }
         if (t.text === ';') {
@@ -970,15 +1132,29 @@ class ModuleParser {
             this.skipPragma();
             break;
           case '.callprototype':
-            this.err(t, 'not supported: function pointers (indirect call prototype)');
+          case '.calltargets':
+            this.err(t, `${t.text} needs a label (name: ${t.text} ...;)`);
+            break;
+          case '.branchtargets':
+            this.err(t, 'not supported: indirect branch (brx.idx, .branchtargets)');
             break;
           case '.global':
           case '.const':
-            this.err(t, `function-scope ${t.text} variables are not supported`);
+            this.err(t, `not supported: function-scope ${t.text} variables`);
             break;
           default:
             this.err(t, `unknown or misplaced directive ${this.describe(t)} in function body`);
         }
+        continue;
+      }
+      if (t.kind === TokenKind.Word && this.isPunct(':', 1) && (this.peek(2).text === '.callprototype' || this.peek(2).text === '.calltargets' || this.peek(2).text === '.branchtargets')) {
+        this.next();
+        this.next();
+        const d = this.next();
+        if (d.text === '.branchtargets') this.err(d, 'not supported: indirect branch (brx.idx, .branchtargets)');
+        const scope = scopes[scopes.length - 1]!;
+        if (scope.lists.has(t.text)) this.err(t, `'${t.text}' declared twice in this scope`);
+        scope.lists.set(t.text, d.text === '.callprototype' ? { kind: 'prototype', signature: this.parseCallPrototype() } : { kind: 'targets', names: this.parseCallTargets() });
         continue;
       }
       if (t.kind === TokenKind.Word && this.isPunct(':', 1)) {
@@ -1000,6 +1176,7 @@ class ModuleParser {
         if (o.kind === OperandKind.Label) labelUses.push({ op: o as Mutable<Operand>, tok: raw.operands[0]! });
       }
       if (dec.calleeName !== '') fn.calls.push({ ins: dec.ins, name: dec.calleeName, line: raw.opLine, column: raw.opColumn });
+      if (dec.indirect !== undefined) fn.indirectCalls.push({ ins: dec.ins, site: dec.indirect, line: raw.opLine, column: raw.opColumn });
     }
     for (const u of labelUses) {
       const target = fn.labels.get(u.op.label);
@@ -1008,6 +1185,63 @@ class ModuleParser {
       }
       u.op.target = target;
     }
+  }
+
+  /**
+   * The rest of `label: .callprototype {(ret-param)} _ {(param-list)} {.noreturn};` (PTX ISA
+   * §11.3.2): the byte size of each parameter (`.param .b32 _`, `.param .align 8 .b8 _[16]`,
+   * `.reg .b32 _`).
+   */
+  private parseCallPrototype(): CallSignature {
+    const list = (): number[] => {
+      this.expectPunct('(');
+      const sizes: number[] = [];
+      if (this.isPunct(')')) {
+        this.next();
+        return sizes;
+      }
+      for (;;) {
+        const sp = this.next();
+        if (sp.text !== '.param' && sp.text !== '.reg') this.err(sp, `expected .param in a .callprototype, found ${this.describe(sp)}`);
+        const a = this.parseDeclAttrs();
+        if (a.type === ScalarType.None) this.err(this.peek(), `parameter needs a type`);
+        if (a.type === ScalarType.Pred) this.err(a.typeTok!, `a .callprototype parameter cannot be .pred`);
+        this.expectName(`a parameter name (_)`);
+        const dims = this.parseDims();
+        if (dims.some((x) => x === 0)) this.err(this.peek(), 'parameter arrays need a size');
+        sizes.push(dims.reduce((x, y) => x * y, (SCALAR_TYPE_BITS[a.type]! >> 3) * a.vec));
+        if (this.isPunct(',')) {
+          this.next();
+          continue;
+        }
+        break;
+      }
+      this.expectPunct(')', 'to close the parameter list');
+      return sizes;
+    };
+    const rets = this.isPunct('(') ? list() : [];
+    const us = this.next();
+    if (us.text !== '_') this.err(us, `expected '_' (the function name) in a .callprototype, found ${this.describe(us)}`);
+    const params = this.isPunct('(') ? list() : [];
+    if (this.peek().text === '.noreturn') this.next();
+    this.expectPunct(';', 'after the .callprototype');
+    return { params, rets };
+  }
+
+  /** The rest of `label: .calltargets f1, f2, ...;` (PTX ISA §11.3.3): the function names, resolved when the module is complete. */
+  private parseCallTargets(): { name: string; line: number; column: number }[] {
+    const names: { name: string; line: number; column: number }[] = [];
+    for (;;) {
+      const n = this.expectName('a function name in .calltargets');
+      names.push({ name: n.text, line: n.line, column: n.column });
+      if (this.isPunct(',')) {
+        this.next();
+        continue;
+      }
+      break;
+    }
+    this.expectPunct(';', 'after the .calltargets list');
+    return names;
   }
 
   private parseLoc(): DebugLoc {
@@ -1131,7 +1365,14 @@ class ModuleParser {
             break;
           }
           this.expectPunct('}', 'to close the vector operand');
-          return this.rawOperand(RawKind.Vec, t, { elems, text: `{${elems.map((e) => e.text).join(', ')}}` });
+          const vec = this.rawOperand(RawKind.Vec, t, { elems, text: `{${elems.map((e) => e.text).join(', ')}}` });
+          if (this.isPunct('|')) {
+            // `{d0, d1, d2, d3}|p` (tex residency predicate): the decoder refuses it by name
+            this.next();
+            const s = this.expectName('a predicate after |');
+            return this.rawOperand(RawKind.Pair, t, { elems: [vec, this.rawOperand(RawKind.Name, s, { name: s.text })], text: `${vec.text}|${s.text}` });
+          }
+          return vec;
         }
         case '[': {
           this.next();
@@ -1141,6 +1382,16 @@ class ModuleParser {
           if (b.kind === TokenKind.Word && !b.text.startsWith('.')) name = b.text;
           else if (b.kind === TokenKind.Number) num = b.text;
           else this.err(b, `expected a register, variable or address in [..], found ${this.describe(b)}`);
+          if (name !== '' && this.isPunct(',')) {
+            // texture / surface operand: [a, c] or [a, b, c]
+            const elems: RawOperand[] = [];
+            while (this.isPunct(',')) {
+              this.next();
+              elems.push(this.parseOperand(true));
+            }
+            this.expectPunct(']', 'to close the texture or surface operand');
+            return this.rawOperand(RawKind.TexAddr, t, { name, elems, text: `[${name}, ${elems.map((e) => e.text).join(', ')}]` });
+          }
           let offset = 0n;
           if (this.isPunct('+')) {
             this.next();
@@ -1230,15 +1481,23 @@ class ModuleParser {
       }
     }
     this.checkRecursion();
-    // relocations
+    // relocations: variables, or functions (function pointers in a table)
     for (const rc of this.relocChecks) {
       const target = this.globalByName.get(rc.r.symbol);
       if (!target) {
         const at = { file: this.file, line: rc.line, column: rc.column };
-        if (this.functionByName.has(rc.r.symbol)) throw new InputError(at, `not supported: function pointers (address of function '${rc.r.symbol}' in an initialiser)`, rc.r.symbol);
+        const fi = this.functionByName.get(rc.r.symbol);
+        if (fi !== undefined) {
+          if (fns[fi]!.isEntry) throw new InputError(at, `not supported: dynamic parallelism (address of kernel '${rc.r.symbol}' in an initialiser)`, rc.r.symbol);
+          if (rc.r.addend !== 0) throw new InputError(at, `a function address takes no offset`, rc.r.symbol);
+          this.addressTaken.add(fi);
+          continue;
+        }
         throw new InputError(at, `initialiser refers to undeclared symbol '${rc.r.symbol}'`, rc.r.symbol);
       }
     }
+    // indirect calls: the functions each may reach
+    for (const fn of fns) for (const c of fn.indirectCalls) c.ins.callTargets = this.indirectTargets(fn, c);
     // variable ids
     const variables: MutableVar[] = [];
     const addVar = (v: MutableVar): void => {
@@ -1312,8 +1571,49 @@ class ModuleParser {
       globals: this.globals,
       functions,
       functionByName: this.functionByName,
+      addressTaken: [...this.addressTaken].sort((a, b) => a - b),
       debugFiles: this.debugFiles,
     };
+  }
+
+  /**
+   * The functions an indirect call may reach (PTX ISA §9.7.12.2): with a `.calltargets` list or a
+   * call table, the functions listed, each of which must take the call's arguments and return
+   * values; with a `.callprototype`, every address-taken function of that signature. The call's
+   * own arguments must match the prototype.
+   * @throws InputError for a listed name that is no `.func`, a kernel, a signature mismatch
+   */
+  private indirectTargets(fn: FnBuild, c: PendingIndirect): number[] {
+    const at = { file: this.file, line: c.line, column: c.column };
+    const size = (o: Operand, formal: number): number => (o.kind === OperandKind.Symbol ? o.symbol!.sizeBytes : o.kind === OperandKind.Reg ? fn.registers[o.reg]!.bits / 8 : formal);
+    const fits = (ops: readonly Operand[], formals: readonly number[]): boolean => ops.length === formals.length && ops.every((o, k) => size(o, formals[k]!) === formals[k]);
+    const sig = (g: FnBuild): CallSignature => ({ params: g.params.map((p) => p.sizeBytes), rets: g.returns.map((p) => p.sizeBytes) });
+    const same = (a: CallSignature, b: CallSignature): boolean => a.params.length === b.params.length && a.rets.length === b.rets.length && a.params.every((x, k) => x === b.params[k]) && a.rets.every((x, k) => x === b.rets[k]);
+    const show = (g: CallSignature): string => `(${g.rets.join(', ')}) _ (${g.params.join(', ')}) bytes`;
+    for (const o of [...c.ins.callArgs, ...c.ins.callRets]) {
+      if (o.kind === OperandKind.Reg && fn.registers[o.reg]!.isPred) throw new InputError(at, `an argument or return value of an indirect call cannot be a predicate`, o.text);
+    }
+    const list = c.site.list;
+    if (list.kind === 'prototype') {
+      const p = list.signature;
+      if (!fits(c.ins.callArgs, p.params) || !fits(c.ins.callRets, p.rets)) {
+        throw new InputError(at, `the call's arguments and return values do not match prototype '${c.site.listName}' ${show(p)}`, c.site.listName);
+      }
+      return [...this.addressTaken].filter((i) => same(sig(this.functions[i]!), p)).sort((a, b) => a - b);
+    }
+    const out = new Set<number>();
+    for (const t of list.names) {
+      const i = this.functionByName.get(t.name);
+      const where = { file: this.file, line: t.line, column: t.column };
+      if (i === undefined) throw new InputError(where, `call target '${t.name}' of '${c.site.listName}' is not a function`, t.name);
+      const g = this.functions[i]!;
+      if (g.isEntry) throw new InputError(where, `not supported: dynamic parallelism (kernel '${t.name}' as a call target)`, t.name);
+      if (!fits(c.ins.callArgs, sig(g).params) || !fits(c.ins.callRets, sig(g).rets)) {
+        throw new InputError(at, `call target '${t.name}' of '${c.site.listName}' takes ${show(sig(g))}, which the call's arguments and return values do not match`, t.name);
+      }
+      out.add(i);
+    }
+    return [...out].sort((a, b) => a - b);
   }
 
   private checkRecursion(): void {
@@ -1327,7 +1627,7 @@ class ModuleParser {
         const j = c.ins.callee;
         if (state[j] === 1) {
           const cycle = [...stack.slice(stack.indexOf(fns[j]!.name)), fns[j]!.name].join(' -> ');
-          throw new InputError({ file: this.file, line: c.line, column: c.column }, `recursive call (${cycle}) is not supported`, c.name);
+          throw new InputError({ file: this.file, line: c.line, column: c.column }, `not supported: recursion (${cycle})`, c.name);
         }
         if (state[j] === 0) visit(j);
       }
@@ -1342,10 +1642,10 @@ class ModuleParser {
     const work = [entry.index];
     while (work.length > 0) {
       const f = this.functions[work.pop()!]!;
-      for (const c of f.calls) {
-        if (!reach.has(c.ins.callee)) {
-          reach.add(c.ins.callee);
-          work.push(c.ins.callee);
+      for (const c of [...f.calls.map((d) => d.ins.callee), ...f.indirectCalls.flatMap((d) => d.ins.callTargets)]) {
+        if (!reach.has(c)) {
+          reach.add(c);
+          work.push(c);
         }
       }
     }

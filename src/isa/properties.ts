@@ -29,8 +29,12 @@ export function classifyInstruction(
   switch (ins.op) {
     case Opcode.Ld:
     case Opcode.Ldu:
+    case Opcode.Tex:
+    case Opcode.Tld4:
+    case Opcode.Suld:
       return OpClass.Load;
     case Opcode.St:
+    case Opcode.Sust:
       return OpClass.Store;
     case Opcode.Atom:
     case Opcode.Red:
@@ -50,13 +54,14 @@ export function classifyInstruction(
       return OpClass.Exit;
     case Opcode.Shfl:
     case Opcode.Vote:
+    case Opcode.Match:
     case Opcode.Activemask:
     case Opcode.BarWarpSync:
     case Opcode.Nanosleep:
       return OpClass.Other;
     case Opcode.Mul:
     case Opcode.Mad:
-      if (ins.type === ScalarType.F32) return OpClass.Alu;
+      if (ins.type === ScalarType.F32 || ins.type === ScalarType.F16) return OpClass.Alu;
       if (f64) return OpClass.Dp;
       return OpClass.IntMul;
     case Opcode.Mul24:
@@ -98,13 +103,19 @@ export function classifyInstruction(
 
 /**
  * Bytes accessed per thread by a memory instruction: element size x vector width for
- * `ld/ldu/st`, element size for `atom/red`; 0 for every other instruction.
+ * `ld/ldu/st/suld/sust`, element size for `atom/red`, the 16 destination bytes for `tex`/`tld4`
+ * (the texels a fetch reads depend on the bound texture: the functional model reports their
+ * size per step); 0 for every other instruction.
  */
 export function accessBytes(ins: Pick<Instruction, 'op' | 'type' | 'vec'>): number {
   switch (ins.op) {
     case Opcode.Ld:
     case Opcode.Ldu:
     case Opcode.St:
+    case Opcode.Suld:
+    case Opcode.Sust:
+    case Opcode.Tex:
+    case Opcode.Tld4:
       return (SCALAR_TYPE_BITS[ins.type]! >> 3) * ins.vec;
     case Opcode.Atom:
     case Opcode.Red:
@@ -117,7 +128,7 @@ export function accessBytes(ins: Pick<Instruction, 'op' | 'type' | 'vec'>): numb
 /**
  * Whether an instruction's result (or completion) comes back after a long, variable memory
  * latency: `ld`/`ldu` from global, local or generic space, and `atom`/`red` outside shared
- * memory. These are the producers of "long-op registers" in phase analysis (paper 000
+ * memory, and `tex`/`tld4`/`suld`. These are the producers of "long-op registers" in phase analysis (paper 000
  * §3.4.2.1) and the loads ELF counts (paper 004 §3.1 excludes shared, const and param loads).
  */
 export function isLongLatency(ins: Pick<Instruction, 'op' | 'space'>): boolean {
@@ -125,6 +136,10 @@ export function isLongLatency(ins: Pick<Instruction, 'op' | 'space'>): boolean {
     case Opcode.Ld:
     case Opcode.Ldu:
       return ins.space === StateSpace.Global || ins.space === StateSpace.Local || ins.space === StateSpace.Generic;
+    case Opcode.Tex:
+    case Opcode.Tld4:
+    case Opcode.Suld:
+      return true;
     case Opcode.Atom:
     case Opcode.Red:
       return ins.space !== StateSpace.Shared;

@@ -139,6 +139,12 @@ export interface LsuDispatch {
   readonly seq: number;
   /** Atomic (read-modify-write at L2). */
   readonly atomic: boolean;
+  /**
+   * Texture fetch (`space` is `StateSpace.Tex`): the byte address of every texel the warp's
+   * active lanes read (1 per lane for point sampling, 2-8 for linear filtering, 4 for `tld4`);
+   * `bytes` is the texel size. Absent for every other instruction.
+   */
+  readonly texels?: readonly number[];
 }
 
 /** `mem.readReq` / `mem.writeReq` payload between L1D, interconnect, L2 and DRAM. */
@@ -156,6 +162,11 @@ export interface GpuMemRequest {
    * `localWbGlobalWe` L1D (GTX480 `L`). Absent = global.
    */
   readonly local?: boolean;
+  /**
+   * A texture-cache line read (LSU -> L1D -> below): the L1D forwards it down without a lookup,
+   * as GPGPU-Sim's texture and data caches share the core's memory port. Absent = not texture.
+   */
+  readonly tex?: boolean;
 }
 
 /** `mem.rsp` payload. */

@@ -11,6 +11,7 @@
 import { relative, resolve } from 'node:path';
 import { InputError } from '../errors.ts';
 import { FunctionalKernel, GlobalMemory, runFunctional, type KernelArg } from '../functional/index.ts';
+import { CHANNEL_BYTES, TextureTable, type TextureDesc } from '../functional/texture.ts';
 import { parsePtx, type PtxModule } from '../isa/index.ts';
 import { Prng } from '../sim/prng.ts';
 import { StatsRegistry } from '../stats/registry.ts';
@@ -25,9 +26,10 @@ import {
   type BufferType,
   type ReferenceArg,
   type ReferenceLaunch,
+  type ReferenceTexture,
   type TypedArray,
 } from './references/index.ts';
-import type { LaunchSpec } from './schema.ts';
+import type { LaunchSpec, SurfaceSpec, TextureSpec } from './schema.ts';
 import { compareOp } from './run.ts';
 import { readInputText } from './yaml-source.ts';
 
@@ -80,7 +82,57 @@ class PtxCache {
   }
 }
 
-function toKernelArg(arg: LaunchSpec['args'][number], addresses: Map<string, number>, where: { file: string; line?: number }, field: string): { kernel: KernelArg; reference: ReferenceArg } {
+/**
+ * Binds a texture or surface entry over its buffer: fills the defaults, checks CUDA's rules and
+ * the bytes it spans (see `textureProblem`), adds it to the run's table.
+ * @returns its handle and the descriptor as references see it
+ * @throws InputError naming the entry's file, line and field
+ */
+function bindResource(
+  kind: 'texture' | 'surface',
+  spec: TextureSpec | SurfaceSpec,
+  run: { addresses: ReadonlyMap<string, number>; memory: GlobalMemory; textures: TextureTable },
+  where: { file: string; line?: number },
+  field: string,
+): { handle: number; reference: ReferenceTexture } {
+  const base = run.addresses.get(spec.buffer);
+  if (base === undefined) throw new InputError(where, `unknown buffer '${spec.buffer}'`, `${field}.buffer`);
+  const eb = CHANNEL_BYTES[spec.format] * spec.channels;
+  const pitch = spec.pitch ?? spec.width * eb;
+  const t = 'filterMode' in spec ? spec : undefined;
+  const modes: readonly ReferenceTexture['addressMode'][number][] = t === undefined ? ['clamp'] : typeof t.addressMode === 'string' ? [t.addressMode] : t.addressMode;
+  const mode = (d: number) => modes[Math.min(d, modes.length - 1)]!;
+  const reference: ReferenceTexture = {
+    buffer: spec.buffer,
+    offset: spec.offset,
+    width: spec.width,
+    height: spec.height,
+    depth: spec.depth,
+    layers: spec.layers,
+    pitch,
+    slicePitch: spec.slicePitch ?? pitch * spec.height,
+    format: spec.format,
+    channels: spec.channels,
+    readMode: t?.readMode ?? 'elementType',
+    addressMode: [mode(0), mode(1), mode(2)],
+    filterMode: t?.filterMode ?? 'point',
+    normalizedCoords: t?.normalizedCoords ?? false,
+  };
+  const desc: TextureDesc = { ...reference, kind, address: base + spec.offset };
+  try {
+    return { handle: run.textures.add(desc, run.memory), reference };
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(where, `${kind}: ${e.reason}`, field);
+    throw e;
+  }
+}
+
+function toKernelArg(arg: LaunchSpec['args'][number], addresses: Map<string, number>, where: { file: string; line?: number }, field: string, run: { memory: GlobalMemory; textures: TextureTable }): { kernel: KernelArg; reference: ReferenceArg } {
+  if ('texture' in arg || 'surface' in arg) {
+    const kind = 'texture' in arg ? 'texture' : 'surface';
+    const b = bindResource(kind, 'texture' in arg ? arg.texture : arg.surface, { addresses, ...run }, where, `${field}.${kind}`);
+    return { kernel: BigInt(b.handle), reference: kind === 'texture' ? { texture: b.reference } : { surface: b.reference } };
+  }
   if ('buffer' in arg) {
     const addr = addresses.get(arg.buffer);
     if (addr === undefined) throw new InputError(where, `unknown buffer '${arg.buffer}'`, field);
@@ -110,6 +162,19 @@ export interface PreparedKernelScenario {
   readonly initial: Readonly<Record<string, TypedArray>>;
   /** One per launch, in order. */
   readonly launches: readonly { spec: LaunchSpec; kernel: FunctionalKernel; reference: ReferenceLaunch }[];
+  /** Texture and surface objects of the run (arguments and reference bindings of every launch). */
+  readonly textures: TextureTable;
+}
+
+/** Options of {@link prepareKernelScenario} and the kernel-scenario runners. */
+export interface KernelScenarioOptions {
+  /**
+   * Receives each launch's device `printf` output, once per launch when its last CTA finished
+   * (or when a `trap` / failed `assert` stops it), ordered by CTA, then thread, then call (see
+   * `FunctionalKernel`); default: written to the process's standard output. The CLI passes its
+   * output stream, so the text appears after each kernel, before the statistics.
+   */
+  readonly deviceOutput?: (text: string) => void;
 }
 
 /**
@@ -117,7 +182,7 @@ export interface PreparedKernelScenario {
  * launch (arguments, parameter buffers, shared-memory layout), without running anything.
  * @throws InputError for bad buffers, PTX or launches (file, line and field named)
  */
-export function prepareKernelScenario(loaded: LoadedScenario): PreparedKernelScenario {
+export function prepareKernelScenario(loaded: LoadedScenario, options: KernelScenarioOptions = {}): PreparedKernelScenario {
   const { scenario, source, baseDir } = loaded;
   const prng = new Prng(scenario.seed);
   const memory = new GlobalMemory();
@@ -130,10 +195,20 @@ export function prepareKernelScenario(loaded: LoadedScenario): PreparedKernelSce
     addresses.set(spec.name, memory.upload(data, 256, spec.name));
   });
   const cache = new PtxCache();
+  const textures = new TextureTable();
   const launches = scenario.launches.map((launch, i) => {
     const where = source.locate(['launches', i]);
     const mod = cache.load(resolve(baseDir, launch.ptx), source.locate(['launches', i, 'ptx']), `launches[${i}].ptx`);
-    const args = launch.args.map((a, j) => toKernelArg(a, addresses, source.locate(['launches', i, 'args', j]), `launches[${i}].args[${j}]`));
+    const args = launch.args.map((a, j) => toKernelArg(a, addresses, source.locate(['launches', i, 'args', j]), `launches[${i}].args[${j}]`, { memory, textures }));
+    // module .texref / .surfref bindings of this launch
+    const texRefs = new Map<string, number>();
+    for (const [key, kind] of [['textures', 'texture'], ['surfaces', 'surface']] as const) {
+      for (const [name, spec] of Object.entries(launch[key] ?? {})) {
+        const at = source.locate(['launches', i, key, name]);
+        const b = bindResource(kind, spec, { addresses, memory, textures }, at, `launches[${i}].${key}.${name}`);
+        texRefs.set(name, b.handle);
+      }
+    }
     let kernel: FunctionalKernel;
     try {
       kernel = new FunctionalKernel({
@@ -145,15 +220,18 @@ export function prepareKernelScenario(loaded: LoadedScenario): PreparedKernelSce
         memory,
         dynamicSharedBytes: launch.dynamicSharedBytes,
         file: launch.ptx,
+        textures,
+        texRefs,
+        ...(options.deviceOutput !== undefined ? { deviceOutput: options.deviceOutput } : {}),
       });
     } catch (e) {
-      if (e instanceof InputError) throw new InputError(where, e.reason, `launches[${i}].${e.field ?? 'entry'}`);
+      if (e instanceof InputError) throw new InputError(e.field === 'textures' ? source.locate(['launches', i, 'textures']) : where, e.reason, `launches[${i}].${e.field ?? 'entry'}`);
       throw e;
     }
     const reference: ReferenceLaunch = { grid: [...launch.grid], block: [...launch.block], args: args.map((a) => a.reference) };
     return { spec: launch, kernel, reference };
   });
-  return { memory, addresses, initial, launches };
+  return { memory, addresses, initial, launches, textures };
 }
 
 /** Reads every buffer back from device memory. */
@@ -217,13 +295,14 @@ export function checkKernelScenario(loaded: LoadedScenario, prepared: PreparedKe
  *   FunctionalFault (a SimulationError) for a memory fault or barrier deadlock in a kernel
  * @param stats where the counters go; a caller that passes its own registry still has the
  *   counts of the launches that completed when a later one faults (partial statistics)
+ * @param options where device `printf` output goes ({@link KernelScenarioOptions.deviceOutput})
  */
-export function runKernelScenarioFunctional(loaded: LoadedScenario, stats: StatsRegistry = new StatsRegistry()): KernelScenarioResult {
+export function runKernelScenarioFunctional(loaded: LoadedScenario, stats: StatsRegistry = new StatsRegistry(), options: KernelScenarioOptions = {}): KernelScenarioResult {
   const kernels = stats.counter('functional.kernels', 'kernel launches executed');
   const ctas = stats.counter('functional.ctas', 'CTAs executed');
   const warpInsts = stats.counter('functional.warp_insts', 'warp instructions executed');
   const threadInsts = stats.counter('gpu_sim_insn', 'thread instructions executed (GPGPU-Sim gpu_sim_insn)');
-  const prepared = prepareKernelScenario(loaded);
+  const prepared = prepareKernelScenario(loaded, options);
   let elapsedMs = 0;
   for (const l of prepared.launches) {
     const r = runFunctional(l.kernel, { maxWarpInstructions: loaded.scenario.maxWarpInstructions });

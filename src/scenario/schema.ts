@@ -64,9 +64,48 @@ export const bufferSpecSchema = z
   .strict()
   .refine((b) => b.count * BUFFER_ELEMENT_BYTES[b.type] <= MAX_BUFFER_BYTES, { message: 'a buffer holds at most 1 GiB (2^30 bytes)', path: ['count'] });
 
-/** A kernel argument: a buffer's device address or a typed scalar. */
+/** Channel types of texture and surface elements (`f16` is IEEE binary16). */
+export const channelTypeSchema = z.enum(['u8', 's8', 'u16', 's16', 'u32', 's32', 'f16', 'f32']);
+/** Addressing modes of a texture dimension (CUDA `cudaAddressModeWrap/Clamp/Mirror/Border`). */
+export const addressModeSchema = z.enum(['wrap', 'clamp', 'mirror', 'border']);
+
+/** Fields shared by textures and surfaces: the memory they are made over and its shape. */
+const resourceFields = {
+  buffer: z.string().describe('the scenario buffer holding the elements'),
+  offset: z.number().int().min(0).max(MAX_BUFFER_BYTES).default(0).describe('byte offset of element (0, 0, 0) in the buffer (bytes)'),
+  width: z.number().int().min(1).max(65536).describe('elements per row (elements)'),
+  height: z.number().int().min(1).max(65536).default(1).describe('rows (elements; 1 for 1D)'),
+  depth: z.number().int().min(1).max(65536).default(1).describe('slices (elements; 1 for 1D and 2D)'),
+  layers: z.number().int().min(0).max(2048).default(0).describe('layers of a layered (array) texture or surface, read by .a1d/.a2d; 0 = not layered'),
+  pitch: z.number().int().min(1).max(MAX_BUFFER_BYTES).optional().describe('bytes from one row to the next (bytes; default width x element bytes)'),
+  slicePitch: z.number().int().min(1).max(MAX_BUFFER_BYTES).optional().describe('bytes from one slice or layer to the next (bytes; default pitch x height)'),
+  format: channelTypeSchema.describe('channel type of the elements'),
+  channels: z.union([z.literal(1), z.literal(2), z.literal(4)]).default(1).describe('channels per element (1, 2 or 4)'),
+};
+
+/**
+ * A texture object over a buffer (CUDA `cudaCreateTextureObject` with a linear or pitch-2D
+ * resource): shape, element format and sampler state. Its `.u64` handle is what the kernel gets.
+ * Source: CUDA C++ Programming Guide, "Texture Memory" and appendix "Texture Fetching".
+ */
+export const textureSpecSchema = z
+  .object({
+    ...resourceFields,
+    readMode: z.enum(['elementType', 'normalizedFloat']).default('elementType').describe('elementType, or normalizedFloat (8/16-bit integers read as [0, 1] or [-1, 1])'),
+    addressMode: z.union([addressModeSchema, z.array(addressModeSchema).min(1).max(3)]).default('clamp').describe('addressing of x, y, z: one mode for all, or a list (wrap and mirror need normalizedCoords)'),
+    filterMode: z.enum(['point', 'linear']).default('point').describe('point (nearest texel) or linear (bi/trilinear, 9-bit weights)'),
+    normalizedCoords: z.boolean().default(false).describe('coordinates in [0, 1) scaled by the size'),
+  })
+  .strict();
+
+/** A surface object over a buffer (CUDA `cudaCreateSurfaceObject`): shape and element format; `suld`/`sust` x offsets are in bytes. */
+export const surfaceSpecSchema = z.object({ ...resourceFields }).strict();
+
+/** A kernel argument: a buffer's device address, a typed scalar, or a texture / surface object handle (`.u64`). */
 export const kernelArgSchema = z.union([
   z.object({ buffer: z.string() }).strict(),
+  z.object({ texture: textureSpecSchema }).strict(),
+  z.object({ surface: surfaceSpecSchema }).strict(),
   z.object({ u32: z.number().int().min(0).max(0xffffffff) }).strict(),
   z.object({ s32: z.number().int().min(-(2 ** 31)).max(2 ** 31 - 1) }).strict(),
   z.object({ u64: z.union([z.number().int(), z.string()]) }).strict(),
@@ -93,6 +132,8 @@ export const launchSpecSchema = z
     args: z.array(kernelArgSchema).max(1024).default([]),
     stream: z.number().int().min(0).max(65535).default(0),
     regsPerThread: z.number().int().min(1).max(255).optional().describe('registers per thread as ptxas -v reports (occupancy); default: estimated from the PTX'),
+    textures: z.record(z.string(), textureSpecSchema).optional().describe("the module's .texref variables bound for this launch, by name (texture references)"),
+    surfaces: z.record(z.string(), surfaceSpecSchema).optional().describe("the module's .surfref variables bound for this launch, by name (surface references)"),
     at: duration.optional().describe('launch time'),
   })
   .strict();
@@ -198,3 +239,7 @@ export type ReferenceCheck = z.infer<typeof referenceCheckSchema>;
 export type BufferSpec = z.infer<typeof bufferSpecSchema>;
 /** A validated launch entry. */
 export type LaunchSpec = z.infer<typeof launchSpecSchema>;
+/** A validated texture entry (argument or `.texref` binding). */
+export type TextureSpec = z.infer<typeof textureSpecSchema>;
+/** A validated surface entry (argument or `.surfref` binding). */
+export type SurfaceSpec = z.infer<typeof surfaceSpecSchema>;

@@ -43,6 +43,12 @@ export interface TimingRunOptions {
   readonly maxCycles?: number;
   /** Stop time, ps, overriding the scenario's `until` (`--until`): partial statistics, no checks. */
   readonly untilPs?: number;
+  /**
+   * Receives each launch's device `printf` output when the launch's last CTA finished (in
+   * simulated-time order of the kernels' ends), or when a `trap` / failed `assert` stops it;
+   * default: the process's standard output (see `KernelScenarioOptions.deviceOutput`).
+   */
+  readonly deviceOutput?: (text: string) => void;
 }
 
 /** Outcome of a timing run. */
@@ -89,7 +95,7 @@ export function setupKernelScenarioTiming(loaded: LoadedScenario, options: Timin
   // A refused field is located at the --config-set argument that set it, else at the scenario's gpu.set.
   const whereSet = (field: string): SourceLocation => ((options.configOverrides ?? []).some((o) => o.trim().startsWith(`${field}=`)) ? { file: '--config-set' } : source.locate(['gpu', 'set']));
   const warnings = overrides.length > 0 ? checkNotModelled(loadGpuConfig(gpuSpec, loaded.baseDir, source.locate(['gpu']), []), config, options.strict ?? false, whereSet) : [];
-  const prepared = prepareKernelScenario(loaded);
+  const prepared = prepareKernelScenario(loaded, options.deviceOutput !== undefined ? { deviceOutput: options.deviceOutput } : {});
   const context = new GpuContext();
   const limits = gpuLimits(config);
   const core = config.clocks.core * 1e6;

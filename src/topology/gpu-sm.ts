@@ -74,6 +74,22 @@ export function tagArrayParams(g: GpuConfig['l1i']): TagArrayParams {
   };
 }
 
+/**
+ * The texture cache of a config (`-gpgpu_tex_cache:l1`, GPGPU-Sim's `tex_cache` unions): fragment
+ * FIFO = `<mshr_entries>`, request FIFO = `<mshr_max_merge>`, ROB = `<mq>`, result FIFO =
+ * `<fifo_entry>` (at least 1), hit latency = `latencyCycles` (at least 1).
+ */
+export function texCacheParams(g: NonNullable<GpuConfig['texCache']>): NonNullable<SmLsuParams['texCache']> {
+  return {
+    ...tagArrayParams(g),
+    fragmentFifoEntries: g.mshrEntries,
+    requestFifoEntries: g.mshrMaxMerge,
+    robEntries: g.missQueueEntries,
+    resultFifoEntries: Math.max(1, g.resultFifoEntries),
+    hitLatency: Math.max(1, g.latencyCycles),
+  };
+}
+
 /** Spec and resources of every SM-side unit of SM `smId` (FETCH, DECODE, ISSUE, EXEC, LSU). */
 export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: number, pollEveryCycle = false): { issue: UnitInstanceConfig<SmIssueParams, SmIssueResources>; fetch: UnitInstanceConfig<SmFetchParams>; decode: UnitInstanceConfig<SmDecodeParams>; exec: UnitInstanceConfig<SmExecParams>; lsu: UnitInstanceConfig<SmLsuParams> } {
   const p = smUnitParams(config, smId, context, pollEveryCycle);
@@ -84,6 +100,8 @@ export function smUnitInstances(config: GpuConfig, context: GpuContext, smId: nu
     l1dPortWidth: 1,
     coalescer: { mode: config.l1d.sectorBytes !== undefined ? 'sectored' : 'line' },
     sharedMem: { banks: config.sharedMem.banks, bankWidthBytes: 4, warpParts: config.sharedMem.warpParts, limitedBroadcast: config.sharedMem.limitedBroadcast },
+    // GPGPU-Sim's L1T lives in the ldst_unit: texture fetches go through it when the config has one
+    ...(config.texCache !== undefined ? { texCache: texCacheParams(config.texCache) } : { texLineBytes: config.l1d.sectorBytes !== undefined ? 32 : config.l1d.lineBytes }),
   };
   return { issue: { spec: p.issue, resources: { context } }, fetch: { spec: p.fetch }, decode: { spec: p.decode }, exec: { spec: p.exec }, lsu: { spec: lsu } };
 }

@@ -81,6 +81,8 @@ describe('PTX opcode names', () => {
     expect(classifyPtxOpcode('div.rn.f32')!.opClass).toBe(OpClass.Sfu);
     expect(classifyPtxOpcode('div.s32')!.opClass).toBe(OpClass.IntDiv);
     expect(classifyPtxOpcode('add.f64')!.opClass).toBe(OpClass.Dp);
+    // the opcodes added in issue 10 item 4, in the IR's classes
+    expect(['match.any.sync.b32', 'nanosleep.u32', 'bmsk.clamp.b32', 'trap'].map((o) => classifyPtxOpcode(o)!.opClass)).toEqual([OpClass.Other, OpClass.Other, OpClass.Alu, OpClass.Exit]);
     expect(classifyPtxOpcode('add.s32')!.opClass).toBe(OpClass.Alu);
     expect(classifyPtxOpcode('mul.lo.s32')!.opClass).toBe(OpClass.IntMul);
     expect(classifyPtxOpcode('mul.f32')!.opClass).toBe(OpClass.Alu);

@@ -30,9 +30,10 @@ import { writePtxScenarioTrace } from '../../src/frontends/accelsim/ptx-trace.ts
 import {
   ACCELSIM_OPCODE_NAMES, sassOpcodeFor, sassTarget, sassTargetForCapability, sassTargetForGpu, type SassFamily,
 } from '../../src/frontends/accelsim/sass-names.ts';
-import { OpClass, StateSpace } from '../../src/isa/ir.ts';
+import { Opcode, OpClass, StateSpace } from '../../src/isa/ir.ts';
 import { parsePtx } from '../../src/isa/parser.ts';
 import { loadScenario } from '../../src/scenario/loader.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'warpstate-sass-format-'));
 const FAMILIES: SassFamily[] = ['pascal', 'volta', 'turing', 'ampere'];
@@ -136,8 +137,10 @@ describe('PTX -> SASS names', () => {
     for (const f of FAMILIES) {
       for (const name of ACCELSIM_OPCODE_NAMES[f]) expect([f, name, classifySassOpcode(name, sassTarget(f).arch) !== undefined]).toEqual([f, name, true]);
     }
-    // Names volta_opcode.h lacks (Volta replaced XMAD by IMAD, SHL/SHR/BFE by SHF, CAL by CALL).
-    for (const gone of ['XMAD', 'SHL', 'BFE', 'BFI', 'ISET', 'DMNMX', 'CAL']) expect(ACCELSIM_OPCODE_NAMES.volta.has(gone)).toBe(false);
+    // Names volta_opcode.h lacks (Volta replaced XMAD by IMAD, SHL/SHR/BFE by SHF, CAL/JCAL by CALL).
+    for (const gone of ['XMAD', 'SHL', 'BFE', 'BFI', 'ISET', 'DMNMX', 'CAL', 'JCAL']) expect(ACCELSIM_OPCODE_NAMES.volta.has(gone)).toBe(false);
+    // Names warpstate's reader has only from Volta on (NVIDIA's Pascal list has no BMSK, NANOSLEEP)
+    for (const later of ['BMSK', 'NANOSLEEP']) expect(ACCELSIM_OPCODE_NAMES.pascal.has(later)).toBe(false);
   });
 
   it('every PTX instruction kind maps to a name in its family\'s table that warpstate reads back with the same class', () => {
@@ -251,6 +254,116 @@ describe('PTX -> SASS names', () => {
     writeFileSync(amp, '-gpgpu_ptx_force_max_capability 70\n-gpgpu_n_clusters 46\n-gpgpu_ptx_force_max_capability 86 # the last one counts\n');
     expect(cfg(amp)).toEqual(['ampere', 86]);
     expect(() => cfg(join(dir, 'missing.config'))).toThrow(/cannot read the GPU config: ENOENT/);
+  });
+});
+
+// The instructions added in issue 10 item 4, each in a kernel or a .func (static only).
+const NEWER = `.version 8.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) f1 (.param .b32 x)
+{
+  .reg .b32 %r<2>;
+  ld.param.b32 %r1, [x];
+  st.param.b32 [r], %r1;
+  ret;
+}
+.visible .entry newer(.param .u64 p)
+{
+  .reg .pred %p<4>; .reg .b16 %h<3>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  nanosleep.u32 100;
+  add.f16x2 %r6, %r1, %r2;
+  fma.rn.f16x2 %r6, %r1, %r2, %r6;
+  mul.f16 %h1, %h2, %h2;
+  bmsk.wrap.b32 %r1, %r2, 3;
+  @%p1 trap;
+  bar.red.popc.u32 %r3, 0, %p1;
+  bar.red.and.pred %p2, 0, %p1;
+  barrier.red.or.aligned.pred %p3, 0, !%p1;
+  match.any.sync.b32 %r4, %r1, -1;
+  match.all.sync.b64 %r5|%p2, %rd1, -1;
+  mov.u64 %rd2, f1;
+  {
+    .param .b32 a; .param .b32 r;
+    st.param.b32 [a], %r1;
+    pr : .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (r), %rd2, (a), pr;
+    call.uni (r), f1, (a);
+  }
+  ret;
+}
+`;
+const newer = parsePtx(NEWER, 'newer.ptx');
+const newerIns = [...newer.functions[0]!.instructions.map((i) => ({ ins: i, inFunction: true })), ...newer.functions[1]!.instructions.map((i) => ({ ins: i, inFunction: false }))];
+
+describe('SASS names of the instructions added in issue 10 item 4', () => {
+  /** [PTX (its first instruction of that text), in a .func?, Pascal, Volta, Turing, Ampere] */
+  const ROWS: [string, boolean, string, string][] = [
+    ['nanosleep.u32', false, 'NOP', 'NANOSLEEP'],
+    ['add.f16x2', false, 'HADD2', 'HADD2'],
+    ['fma.rn.f16x2', false, 'HFMA2', 'HFMA2'],
+    ['mul.f16', false, 'HMUL2', 'HMUL2'],
+    ['bmsk.wrap.b32', false, 'SHL', 'BMSK'],
+    ['trap', false, 'BPT.TRAP', 'BPT.TRAP'],
+    ['bar.red.popc.u32', false, 'BAR.RED.POPC', 'BAR.RED.POPC'],
+    ['bar.red.and.pred', false, 'BAR.RED.AND', 'BAR.RED.AND'],
+    ['barrier.red.or.aligned.pred', false, 'BAR.RED.OR', 'BAR.RED.OR'],
+    ['match.any.sync.b32', false, 'MATCH.ANY', 'MATCH.ANY'],
+    ['match.all.sync.b64', false, 'MATCH.ALL', 'MATCH.ALL'],
+    ['call', false, 'JCAL', 'CALL.ABS.NOINC'], // through %rd2
+    ['call.uni', false, 'CAL', 'CALL.REL.NOINC'],
+    ['ret', true, 'RET', 'RET.REL.NODEC'], // in f1
+    ['ret', false, 'EXIT', 'EXIT'], // in the kernel
+  ];
+  it.each(ROWS)('%s (in a .func: %s) is %s on Pascal and %s on Volta, Turing and Ampere', (opText, inFunction, pascal, later) => {
+    const { ins } = newerIns.find((x) => x.ins.opText === opText && x.inFunction === inFunction)!;
+    expect(sassOpcodeFor(ins, StateSpace.None, 0, sassTarget('pascal'), inFunction)).toBe(pascal);
+    for (const f of ['volta', 'turing', 'ampere'] as const) expect(sassOpcodeFor(ins, StateSpace.None, 0, sassTarget(f), inFunction)).toBe(later);
+  });
+
+  it('each is in Accel-Sim\'s table of its family and in warpstate\'s reader, in the IR\'s class but for the stated exceptions', () => {
+    for (const f of FAMILIES) {
+      const t = sassTarget(f);
+      for (const { ins, inFunction } of newerIns) {
+        const name = sassOpcodeFor(ins, StateSpace.None, ins.accessBytes, t, inFunction);
+        expect([f, ins.opText, ACCELSIM_TABLE[f].has(base(name)), ACCELSIM_OPCODE_NAMES[f].has(base(name))]).toEqual([f, ins.opText, true, true]);
+        const c = classifySassOpcode(name, t.arch)!;
+        // the exceptions sass-names.ts states: NANOSLEEP and BPT are branches in both tables, Pascal's NOP an ALU instruction
+        let want: OpClass = ins.opClass === OpClass.Ret && !inFunction ? OpClass.Exit : ins.opClass;
+        if (ins.op === Opcode.Trap) want = OpClass.Branch;
+        if (ins.op === Opcode.Nanosleep) want = f === 'pascal' ? OpClass.Alu : OpClass.Branch;
+        expect([f, ins.opText, c.opClass]).toEqual([f, ins.opText, want]);
+      }
+    }
+  });
+
+  const fixture = 'test/frontends/fixtures/sass-names/newops.yaml';
+  const expected: Record<SassFamily, string[]> = {
+    pascal: ['NOP', 'SHL', 'BPT.TRAP', 'BAR.RED.POPC', 'BAR.RED.AND', 'BAR.RED.OR', 'MATCH.ANY', 'MATCH.ALL', 'JCAL', 'CAL', 'RET', 'EXIT'],
+    volta: ['NANOSLEEP', 'BMSK', 'BPT.TRAP', 'BAR.RED.POPC', 'BAR.RED.AND', 'BAR.RED.OR', 'MATCH.ANY', 'MATCH.ALL', 'CALL.ABS.NOINC', 'CALL.REL.NOINC', 'RET.REL.NODEC', 'EXIT'],
+    turing: [],
+    ampere: [],
+  };
+  expected.turing = expected.volta;
+  expected.ampere = expected.volta;
+  it.each(FAMILIES)('--write-trace of a kernel using each, for %s: names its table accepts, in a trace Accel-Sim\'s parser reads', (family) => {
+    const out = join(dir, `newops-${family}`);
+    const counts = writePtxScenarioTrace(loadScenario(fixture, []), out, { target: sassTarget(family), deviceOutput: () => {} });
+    const r = checkTraceDir(out, family);
+    expect(r.problems.slice(0, 5)).toEqual([]);
+    expect(r.lines).toBe(counts[0]);
+    for (const name of expected[family]) expect([family, name, r.opcodes.has(name)]).toEqual([family, name, true]);
+  });
+
+  it('the CLI writes it (Pascal, the fixture\'s default gtx480) and warpstate replays it with every warp instruction', async () => {
+    const out = join(dir, 'newops-cli');
+    const w = await runCli(['run', fixture, '--write-trace', out, '-q']);
+    expect(w.code).toBe(0);
+    expect(w.err).toMatch(/wrote \d+ warp instructions of 1 kernel\(s\)/);
+    expect(checkTraceDir(out, 'pascal').problems).toEqual([]);
+    const r = await runCli(['run', '--accelsim-trace', out, '-q']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('check PASS: simulated warp instructions == warp instructions in the trace');
   });
 });
 
@@ -398,14 +511,14 @@ function checkKernelFile(text: string, family: SassFamily): { problems: string[]
  * written trace may contain; restated here from the headers, not from sass-names.ts.
  */
 const ACCELSIM_TABLE: Record<SassFamily, Set<string>> = (() => {
-  const both = 'ATOM ATOMS BAR BRA BREV DADD DFMA DMUL DSETP EXIT F2F F2I FADD FFMA FLO FMNMX FMUL FRND FSET FSETP HADD2 HFMA2 HSETP2 ' +
-    'I2F IABS IADD IADD3 IMAD IMNMX ISETP LDC LDG LDL LDS LOP LOP3 MEMBAR MOV MUFU PLOP3 POPC PRMT PSETP RED SEL SHF SHFL SHR STG STL STS VOTE';
+  const both = 'ATOM ATOMS BAR BPT BRA BREV DADD DFMA DMUL DSETP EXIT F2F F2I FADD FFMA FLO FMNMX FMUL FRND FSET FSETP HADD2 HFMA2 HMUL2 HSETP2 ' +
+    'I2F IABS IADD IADD3 IMAD IMNMX ISETP LDC LDG LDL LDS LOP LOP3 MATCH MEMBAR MOV MUFU NOP PLOP3 POPC PRMT PSETP RED RET SEL SHF SHFL SHR STG STL STS TEX TLD4 VOTE';
   const s = (x: string): Set<string> => new Set(x.split(' '));
   return {
-    pascal: s(`${both} BFE BFI CAL DMNMX ISET SHL XMAD`),
-    volta: s(`${both} CALL`),
-    turing: s(`${both} CALL SHL`),
-    ampere: s(`${both} CALL SHL`),
+    pascal: s(`${both} BFE BFI CAL DMNMX ISET JCAL SHL XMAD`),
+    volta: s(`${both} BMSK CALL NANOSLEEP`),
+    turing: s(`${both} BMSK CALL NANOSLEEP SHL`),
+    ampere: s(`${both} BMSK CALL NANOSLEEP SHL`),
   };
 })();
 
@@ -436,6 +549,8 @@ describe('written traces follow Accel-Sim\'s parser rules', () => {
     ['vecadd', 'default'], ['reduce-shfl', 'default'], ['dpoly', 'default'], ['histogram-smem', 'default'],
     ['transpose-smem', 'default'], ['bfs-level', 'default'], ['stencil-hotspot', 'default'], ['nw-tile', 'default'],
     ['reduce-shfl', 'volta'], ['dpoly', 'turing'], ['bfs-level', 'ampere'], ['matmul-tiled', 'volta'],
+    // texture fetches: TEX without addresses; surface accesses: LDG / STG with theirs
+    ['tex-resize', 'default'], ['surf-sobel', 'volta'],
   ];
   it.each(cases)('k-%s for %s', (k, family) => {
     const loaded = loadScenario(`scenarios/k-${k}.yaml`, []);

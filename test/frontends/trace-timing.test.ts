@@ -63,6 +63,8 @@ describe('round trip: PTX run -> written trace (SASS names) -> trace run', () =>
     ['reduce-shfl', 'default'], ['reduce-smem', 'default'], ['dpoly', 'default'], ['transpose-smem', 'default'],
     ['add-x-loops', 'default'], ['stream-x-words', 'default'], ['stencil-hotspot', 'default'], ['nw-tile', 'default'],
     ['pointer-chase', 'default'],
+    // surface loads and stores are written as global loads and stores with their addresses
+    ['surf-sobel', 'default'],
     // The same streams written with Volta / Turing / Ampere names read back alike.
     ['reduce-shfl', 'volta'], ['dpoly', 'turing'], ['histogram-smem', 'ampere'],
   ] as [string, SassFamily | 'default'][])('%s (%s names) reproduces the cycle count exactly', (k, family) => {

@@ -180,8 +180,8 @@ describe('a value that fits none of a union\'s forms is explained, not "Invalid 
     expect(message('launches[0].args[1]={u32: 1.5}')).toBe(`${vecadd}:15:28: launches[0].args[1].u32: Invalid input: expected int, received number`);
     expect(message('launches[0].args[1]={buffer: 3}')).toMatch(/launches\[0\]\.args\[1\]\.buffer: Invalid input: expected string, received number$/);
   });
-  it('an unknown key lists the seven accepted forms; a scalar or a list says what was expected', () => {
-    expect(message('launches[0].args[1]={x: 1}')).toBe(`${vecadd}:15:28: launches[0].args[1]: matches none of the accepted forms: { buffer }, { u32 }, { s32 }, { u64 }, { s64 }, { f32 }, { f64 }`);
+  it('an unknown key lists the nine accepted forms; a scalar or a list says what was expected', () => {
+    expect(message('launches[0].args[1]={x: 1}')).toBe(`${vecadd}:15:28: launches[0].args[1]: matches none of the accepted forms: { buffer }, { texture }, { surface }, { u32 }, { s32 }, { u64 }, { s64 }, { f32 }, { f64 }`);
     expect(message('launches[0].args[1]=5')).toBe(`${vecadd}:15:28: launches[0].args[1]: expected object, got number`);
     expect(message('launches[0].args[1]=[1]')).toBe(`${vecadd}:15:28: launches[0].args[1]: expected object, got a list`);
   });

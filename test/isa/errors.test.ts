@@ -28,7 +28,7 @@ describe('malformed PTX is refused with file, line, column and reason', () => {
 
   it('a real PTX instruction warpstate does not execute is refused at load time', () => {
     bodyError(['lop3.b32 %r0, %r1, %r1, %r1, 0xff;'], 0, "not supported: instruction 'lop3'", 1);
-    bodyError(['tex.2d.v4.f32.f32 {%f0, %f1, %f0, %f1}, [%rd0, {%f0, %f1}];'], 0, 'not supported: texture instructions (tex)');
+    bodyError(['tex.level.2d.v4.f32.f32 {%f0, %f1, %f0, %f1}, [%rd0, {%f0, %f1}], %f0;'], 0, 'not supported: mipmapped texture fetch (tex.level)');
   });
 
   it('bad operand type: a .u32 register in an .f32 instruction', () => {
@@ -61,14 +61,14 @@ describe('malformed PTX is refused with file, line, column and reason', () => {
   });
 
   it('unsupported or missing modifiers', () => {
-    bodyError(['add.rn.s32 %r0, %r1, %r1;'], 0, "unsupported modifier '.rn' on 'add'");
+    bodyError(['add.rn.s32 %r0, %r1, %r1;'], 0, "not supported: modifier '.rn' on 'add'");
     bodyError(['add %r0, %r1, %r1;'], 0, "missing type modifier on 'add'");
     bodyError(['mul.s32 %r0, %r1, %r1;'], 0, "integer 'mul' needs .lo, .hi or .wide");
     bodyError(['cvt.s32.f32 %r0, %f0;'], 0, 'float-to-integer cvt needs .rni, .rzi, .rmi or .rpi');
     bodyError(['div.f32 %f0, %f0, %f1;'], 0, "'div.f32' needs exactly one of .approx, .full, .rn/.rz/.rm/.rp");
     bodyError(['setp.lt.b32 %p0, %r0, %r1;'], 0, 'comparison .lt is not allowed with .b32');
     bodyError(['setp.equ.s32 %p0, %r0, %r1;'], 0, 'comparison .equ is only allowed with floating-point types');
-    bodyError(['shfl.down.b32 %r0, %r1, 1, 31;'], 0, "'shfl' without '.sync' is not supported");
+    bodyError(['shfl.down.b32 %r0, %r1, 1, 31;'], 0, "not supported: 'shfl' without '.sync'");
     bodyError(['atom.global.cas.u64 %rd0, [%rd1], %rd0, %rd0;'], 0, "type .u64 is not supported for 'atom'");
     bodyError(['add.sat.u32 %r0, %r1, %r1;'], 0, '.sat is only allowed with .s32');
     bodyError(['ld.shared.nc.f32 %f0, [%r0];'], 0, '.nc is only allowed on ld.global');
@@ -117,12 +117,12 @@ describe('malformed PTX is refused with file, line, column and reason', () => {
   it('recursive calls, direct and mutual, are refused', () => {
     expectInputError(() => parse(`${HEADER}${fn('f', 'call f;\nret;')}\n`), {
       line: 6,
-      reason: 'recursive call (f -> f) is not supported',
+      reason: 'not supported: recursion (f -> f)',
     });
     const text = `${HEADER}.func h();\n${fn('g', 'call h;\nret;')}\n${fn('h', 'ret;\ncall g;\nret;')}\n.visible .entry k()\n{\ncall g;\nret;\n}\n`;
     // h is declared first (function 0); g is at lines 5-9 (call h at 7), h at 10-15 (call g at 13).
     // The search starts at h, goes h -> g, and finds the back edge at g's call to h.
-    expectInputError(() => parse(text), { line: 7, reason: 'recursive call (h -> g -> h) is not supported' });
+    expectInputError(() => parse(text), { line: 7, reason: 'not supported: recursion (h -> g -> h)' });
   });
 
   it('call argument count and kind mismatches, and calling a kernel', () => {
@@ -143,7 +143,7 @@ describe('malformed PTX is refused with file, line, column and reason', () => {
   it('module-level problems', () => {
     expectInputError(() => parse('.target sm_75\n'), { line: 1, column: 1, reason: 'a PTX module must start with .version' });
     expectInputError(() => parse('.version 9.0\n.target sm_75\n.version 9.0\n'), { line: 3, reason: 'duplicate .version' });
-    expectInputError(() => parse(`${HEADER}.local .b32 x;\n`), { line: 4, reason: 'module-scope .local variables are not supported' });
+    expectInputError(() => parse(`${HEADER}.local .b32 x;\n`), { line: 4, reason: 'not supported: module-scope .local variables' });
     expectInputError(() => parse(`${HEADER}.global .b32 x[] ;\n`), { line: 4, reason: "array 'x' needs a size or an initialiser" });
     expectInputError(() => parse(`${HEADER}.global .u8 x[2] = {1, 2, 3};\n`), { line: 4, reason: "initialiser has 3 elements, 'x' holds 2" });
     expectInputError(() => parse(`${HEADER}.global .u8 x = 256;\n`), { line: 4, reason: 'initialiser 256 does not fit in .u8' });

@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { InputError } from '../../src/errors.ts';
 import { Prng } from '../../src/sim/prng.ts';
 import { generateBuffer } from '../../src/scenario/references/generators.ts';
-import type { BufferType, ReferenceArg, ReferenceInput, ScalarArgType, TypedArray } from '../../src/scenario/references/types.ts';
+import type { BufferType, ReferenceArg, ReferenceInput, ReferenceTexture, ScalarArgType, TypedArray } from '../../src/scenario/references/types.ts';
 
 /** Repository root. */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -92,6 +92,25 @@ export function toReferenceArg(arg: Record<string, unknown>): ReferenceArg {
   const key = keys[0]!;
   const value = arg[key];
   if (key === 'buffer') return { buffer: String(value) };
+  if (key === 'texture' || key === 'surface') {
+    // the loader's defaults (src/scenario/schema.ts), filled in as references see them
+    const t = value as Record<string, unknown>;
+    const bytes = { u8: 1, s8: 1, u16: 2, s16: 2, u32: 4, s32: 4, f16: 2, f32: 4 }[t.format as string]! * ((t.channels as number | undefined) ?? 1);
+    const width = t.width as number;
+    const height = (t.height as number | undefined) ?? 1;
+    const pitch = (t.pitch as number | undefined) ?? width * bytes;
+    const mode = (t.addressMode as string | string[] | undefined) ?? 'clamp';
+    const modes = (typeof mode === 'string' ? [mode] : mode) as ReferenceTexture['addressMode'][number][];
+    const m = (d: number) => modes[Math.min(d, modes.length - 1)]!;
+    const desc: ReferenceTexture = {
+      buffer: String(t.buffer), offset: (t.offset as number | undefined) ?? 0, width, height, depth: (t.depth as number | undefined) ?? 1,
+      layers: (t.layers as number | undefined) ?? 0, pitch, slicePitch: (t.slicePitch as number | undefined) ?? pitch * height,
+      format: t.format as ReferenceTexture['format'], channels: ((t.channels as number | undefined) ?? 1) as 1 | 2 | 4,
+      readMode: (t.readMode as ReferenceTexture['readMode'] | undefined) ?? 'elementType', addressMode: [m(0), m(1), m(2)],
+      filterMode: (t.filterMode as ReferenceTexture['filterMode'] | undefined) ?? 'point', normalizedCoords: (t.normalizedCoords as boolean | undefined) ?? false,
+    };
+    return key === 'texture' ? { texture: desc } : { surface: desc };
+  }
   if (!(SCALAR_KINDS as readonly string[]).includes(key)) throw new Error(`unknown argument kind ${key}`);
   if (typeof value !== 'number' && typeof value !== 'bigint') throw new Error(`argument ${key} needs a number`);
   return { type: key as ScalarArgType, value };

@@ -32,6 +32,8 @@ const PARAM_TYPES: Record<string, readonly string[]> = {
   s64: ['u64', 's64', 'b64'],
   f32: ['f32'],
   f64: ['f64'],
+  texture: ['u64', 'b64'],
+  surface: ['u64', 'b64'],
 };
 
 const isPositiveInt = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 1;
@@ -342,6 +344,58 @@ const scenarioSanity: Record<string, Sanity> = {
         }
       }
     }
+  },
+  tex_resize(initial, result) {
+    // Bilinear in plain binary64 (exact weights): within 1/256 of the 0..1 range of the 9-bit weights.
+    const img = initial.img as Float32Array;
+    const out = result.out as Float32Array;
+    const at = (i: number, j: number) => img[Math.min(Math.max(j, 0), 14) * 24 + Math.min(Math.max(i, 0), 23)]!;
+    for (let y = 0; y < 30; y++) {
+      for (let x = 0; x < 40; x++) {
+        const xb = (x + 0.5) * 0.6 - 0.5;
+        const yb = (y + 0.5) * 0.5 - 0.5;
+        const i = Math.floor(xb);
+        const j = Math.floor(yb);
+        const a = xb - i;
+        const b = yb - j;
+        const want = (1 - a) * (1 - b) * at(i, j) + a * (1 - b) * at(i + 1, j) + (1 - a) * b * at(i, j + 1) + a * b * at(i + 1, j + 1);
+        expect(Math.abs(out[y * 40 + x]! - want)).toBeLessThan(1 / 256);
+      }
+    }
+    // The corner samples (0.3, 0.25): both footprints clamp to texel (0, 0).
+    expect(out[0]).toBe(img[0]);
+  },
+  surf_sobel(initial, result) {
+    // |gx| + |gy| in binary64 with clamped neighbours.
+    const img = initial.img as Float32Array;
+    const edges = result.edges as Float32Array;
+    const p = (x: number, y: number) => img[Math.min(Math.max(y, 0), 27) * 40 + Math.min(Math.max(x, 0), 39)]!;
+    for (let y = 0; y < 28; y++) {
+      for (let x = 0; x < 40; x++) {
+        const gx = p(x + 1, y - 1) + 2 * p(x + 1, y) + p(x + 1, y + 1) - p(x - 1, y - 1) - 2 * p(x - 1, y) - p(x - 1, y + 1);
+        const gy = p(x - 1, y + 1) + 2 * p(x, y + 1) + p(x + 1, y + 1) - p(x - 1, y - 1) - 2 * p(x, y - 1) - p(x + 1, y - 1);
+        expect(Math.abs(edges[y * 40 + x]! - (Math.abs(gx) + Math.abs(gy)))).toBeLessThan(1e-3);
+      }
+    }
+  },
+  op_table(initial, result) {
+    // Each operation in binary64 from the inputs: within a few binary32 ulps of the result.
+    const ops = initial.ops as Int32Array;
+    const a = initial.a as Float32Array;
+    const b = initial.b as Float32Array;
+    const out = result.out as Float32Array;
+    const used = new Set<number>();
+    for (let i = 0; i < 2048; i++) {
+      const x = a[i]!;
+      const y = b[i]!;
+      const op = ((ops[i]! % 4) + 4) % 4;
+      used.add(op);
+      const want = [x + y, x * y, x * y + 0.5, (x - y) * (x - y)][op]!;
+      expect(Math.abs(out[i]! - want)).toBeLessThanOrEqual(2 ** -20 * Math.max(1, Math.abs(want)));
+    }
+    // every operation is used, and the first warp's 32 elements pick more than one
+    expect([...used].sort()).toEqual([0, 1, 2, 3]);
+    expect(new Set(Array.from(ops.slice(0, 32), (o) => o & 3)).size).toBeGreaterThan(1);
   },
   pointer_chase(initial, result) {
     // Walking 3000 steps of a single 4096-cycle visits 3000 distinct indices.

@@ -339,7 +339,7 @@ const PTX_SPACES: Readonly<Record<string, StateSpace>> = {
   global: S.Global, shared: S.Shared, local: S.Local, const: S.Const, param: S.Param,
 };
 const PTX_ALU = new Set(['mov', 'cvta', 'and', 'or', 'xor', 'not', 'cnot', 'shl', 'shr', 'bfe', 'bfi', 'clz', 'popc', 'brev',
-  'prmt', 'addc', 'subc', 'setp', 'set', 'selp', 'slct', 'testp', 'bfind', 'shf']);
+  'prmt', 'addc', 'subc', 'setp', 'set', 'selp', 'slct', 'testp', 'bfind', 'shf', 'bmsk']);
 const PTX_FLOAT_OR_DP = new Set(['add', 'sub', 'fma', 'min', 'max', 'abs', 'neg', 'copysign']);
 
 /**
@@ -374,8 +374,8 @@ export function classifyPtxOpcode(opcode: string): Readonly<Classification> | un
     case 'bra': return c(Branch, U.Branch);
     case 'call': return c(Call, U.Branch);
     case 'ret': return c(Ret, U.Branch);
-    case 'exit': return c(Exit, U.Branch);
-    case 'shfl': case 'vote': case 'activemask': return c(Other, U.Int);
+    case 'exit': case 'trap': return c(Exit, U.Branch);
+    case 'shfl': case 'vote': case 'activemask': case 'match': case 'nanosleep': return c(Other, U.Int);
     case 'mul': case 'mad': case 'madc': case 'mul24': case 'mad24':
       return f64 ? c(Dp, U.Dp) : fp ? c(Alu, U.Sp) : c(IntMul, U.Int);
     case 'div': return f64 ? c(Dp, U.Dp) : fp ? c(Sfu, U.Sfu) : c(OpClass.IntDiv, U.Int);

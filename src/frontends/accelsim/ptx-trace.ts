@@ -10,18 +10,21 @@
  *   family's table in Accel-Sim;
  * - PC: `16 x instruction index` (SASS instruction size, {@link SASS_PC_BYTES}), so the reader's
  *   static index equals the PTX instruction index and fetch / iBuffer behaviour replays exactly;
- * - registers: `R<index>` in the function's dense register space (PTX predicates included), at
+ *   the `.func`s a kernel calls (directly or through pointers) follow its code, each at the next
+ *   free index (in module order), so every static instruction has its own PC;
+ * - registers: `R<index>` in the function's dense register space (PTX predicates included; a
+ *   `.func`'s registers reuse the kernel's numbers, as SASS functions share the register file), at
  *   most {@link ACCELSIM_MAX_DST} destination (the first: a vector load's first register,
  *   `shfl`'s value and not its predicate) and {@link ACCELSIM_MAX_SRC} distinct sources (the
  *   first four), as Accel-Sim's parser asserts. Registers beyond those are not written: a
  *   kernel whose later instructions wait on a dropped register replays with fewer stalls (the
  *   library kernels' round trips are exact: `test/frontends/trace-timing.test.ts`);
  * - memory: the width per lane and the lanes' addresses (parameter loads: their offsets in the
- *   parameter space).
+ *   parameter space; surface accesses: their global addresses); texture fetches (`TEX`, `TLD4`) without.
  */
 import { InputError } from '../../errors.ts';
 import { WarpStepInfo } from '../../functional/step-info.ts';
-import { OpClass, type Instruction } from '../../isa/ir.ts';
+import { Opcode, OpClass, type Instruction } from '../../isa/ir.ts';
 import type { LoadedScenario } from '../../scenario/loader.ts';
 import { prepareKernelScenario } from '../../scenario/kernel-run.ts';
 import { estimateRegsPerThread } from '../../scenario/timing-run.ts';
@@ -32,6 +35,11 @@ import { AccelSimTraceWriter, type WriterInstruction } from './writer.ts';
 export interface PtxTraceOptions {
   /** Architecture the trace is written for; default: from the scenario's GPU ({@link sassTargetForGpu}). */
   readonly target?: SassTarget;
+  /**
+   * Receives the device `printf` output of the kernels run to write the trace (per launch);
+   * default: the process's standard output. The CLI discards it: the run that follows prints it.
+   */
+  readonly deviceOutput?: (text: string) => void;
 }
 
 const EMPTY = new Int32Array(0);
@@ -49,12 +57,12 @@ function firstDistinct(regs: Int32Array, max: number): Int32Array {
  * (`kernelslist.g`, `kernel-N.traceg`), with one MemcpyHtoD per buffer.
  * @returns warp instructions written per kernel
  * @throws InputError when a register index does not fit the trace format (R0-R254, R255 is
- *   SASS's zero register), when a kernel calls a `.func`, or when the scenario's GPU config
- *   cannot be read (see {@link sassTargetForGpu})
+ *   SASS's zero register), or when the scenario's GPU config cannot be read (see
+ *   {@link sassTargetForGpu})
  */
 export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string, options: PtxTraceOptions = {}): number[] {
   const target = options.target ?? sassTargetForGpu(loaded.scenario.gpu, loaded.baseDir);
-  const prepared = prepareKernelScenario(loaded);
+  const prepared = prepareKernelScenario(loaded, options.deviceOutput !== undefined ? { deviceOutput: options.deviceOutput } : {});
   const writer = new AccelSimTraceWriter(dir);
   const counts: number[] = [];
   try {
@@ -69,6 +77,16 @@ export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string, optio
     const names = new Map<Instruction, Map<number, string>>();
     prepared.launches.forEach((launch, k) => {
       const kernel = launch.kernel;
+      // static index of instruction 0 of each function: the kernel first, then the others
+      const fns = kernel.module.functions;
+      const entry = kernel.entry.index;
+      const pcBase = new Int32Array(fns.length);
+      let next = fns[entry]!.instructions.length;
+      for (let f = 0; f < fns.length; f++) {
+        if (f === entry) continue;
+        pcBase[f] = next;
+        next += fns[f]!.instructions.length;
+      }
       const [gx, gy] = kernel.grid;
       const kw = writer.beginKernel({
         name: launch.spec.entry,
@@ -96,8 +114,8 @@ export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string, optio
               for (const r of [...ins.dstRegs, ...ins.srcRegs]) {
                 if (r > 254) throw new InputError({ file: launch.spec.ptx }, `register index ${r} does not fit the trace format (R0-R254)`, launch.spec.entry);
               }
-              if (fn !== 0) throw new InputError({ file: launch.spec.ptx }, 'kernels that call .func cannot be written as traces yet', launch.spec.entry);
-              const mem = ins.opClass === OpClass.Load || ins.opClass === OpClass.Store || ins.opClass === OpClass.Atomic;
+              // texture fetches are written without addresses, as Accel-Sim's tracer writes TEX (sass-names.ts)
+              const mem = (ins.opClass === OpClass.Load || ins.opClass === OpClass.Store || ins.opClass === OpClass.Atomic) && ins.op !== Opcode.Tex && ins.op !== Opcode.Tld4;
               const bytes = mem ? info.accessBytes : 0;
               let regs = regsOf.get(ins);
               if (regs === undefined) {
@@ -108,9 +126,9 @@ export function writePtxScenarioTrace(loaded: LoadedScenario, dir: string, optio
               if (byKey === undefined) names.set(ins, (byKey = new Map()));
               const key = info.space * 4096 + bytes;
               let opcode = byKey.get(key);
-              if (opcode === undefined) byKey.set(key, (opcode = sassOpcodeFor(ins, info.space, bytes, target)));
+              if (opcode === undefined) byKey.set(key, (opcode = sassOpcodeFor(ins, info.space, bytes, target, fn !== entry)));
               streams[w]!.push({
-                pc: info.pc * SASS_PC_BYTES,
+                pc: (pcBase[fn]! + info.pc) * SASS_PC_BYTES,
                 activeMask: info.activeMask,
                 opcode,
                 dstRegs: regs.dst,

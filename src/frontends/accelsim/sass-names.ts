@@ -31,9 +31,28 @@
  *   not know), warpstate's reader reads the `IDIV` modifier back as intDiv.
  * - `bar.warp.sync` (IR class other) is `VOTE.ANY`; `selp` is `SEL`; `prmt` is `PRMT`;
  *   `shfl` keeps its mode (`SHFL.IDX|UP|DOWN|BFLY`), `membar` its scope.
+ * - `tex` is `TEX` and `tld4` `TLD4`, written without addresses (`ptx-trace.ts`), as Accel-Sim's
+ *   tracer writes them (its tables time them as ALU or on a TEX unit): a written trace replays
+ *   texture kernels with other cycles than the PTX run, whose texels go through the texture
+ *   cache. `suld`/`sust` are `LDG.E`/`STG.E` with their element addresses: surfaces are global
+ *   memory (GPGPU-Sim), and `SULD`/`SUST` are not in Accel-Sim's Pascal and Volta tables.
+ *   `txq`/`suq` (a descriptor read, ALU class here) are `MOV`.
  * - `ret` in a kernel is `EXIT`: Accel-Sim counts a thread finished only on `EXIT`
  *   (`checkExecutionStatusAndUpdate`: `inst.op == EXIT_OPS`); warpstate times ret and exit
- *   alike (neither uses a unit). Kernels that call `.func` are not written.
+ *   alike (neither uses a unit). `ret` in a `.func` is `RET` (Volta and later `RET.REL.NODEC`,
+ *   as nvcc's SASS writes it); a direct `call` is `CAL` on Pascal and `CALL.REL.NOINC` on Volta
+ *   and later, a call through a function pointer `JCAL` (absolute) on Pascal and
+ *   `CALL.ABS.NOINC` on Volta and later.
+ * - `match.{any,all}.sync` is `MATCH.ANY|ALL`; `bar.red.{popc,and,or}` is `BAR.RED.POPC|AND|OR`;
+ *   `trap` is `BPT.TRAP`; `nanosleep` is
+ *   `NANOSLEEP` on Volta and later and `NOP` on Pascal (which has no `NANOSLEEP`; the instruction
+ *   is sm_70+); `bmsk` is `BMSK` on Volta and later and `SHL` on Pascal (no `BMSK` in NVIDIA's
+ *   Pascal instruction list, nor in warpstate's reader table for it). Two of these are read back
+ *   in another class than the PTX IR's: `NANOSLEEP` is a branch-unit instruction in both tables
+ *   and Pascal's `NOP` an ALU one (`other` in the IR; the trace carries no sleep time, so a
+ *   sleeping kernel's replay differs anyway), and `BPT` is a branch (`exit` in the IR; neither
+ *   class occupies a unit, and a trace holds only traps no lane executed, since an executed one
+ *   ends the run).
  *
  * Volta, Turing and Ampere differ from Pascal where their tables do (Accel-Sim's Volta table has
  * no `XMAD`, `SHL`, `BFE`, `BFI`, `ISET`, `DMNMX`, `CAL`): `IMAD` (`.WIDE`, `.HI`),
@@ -92,10 +111,10 @@ const ARCH_OF: Readonly<Record<SassFamily, SassArch>> = { pascal: SassArch.Pasca
  * table; every name was checked against `ISA_Def/<family>_opcode.h` of accel-sim-framework).
  */
 export const ACCELSIM_OPCODE_NAMES: Readonly<Record<SassFamily, ReadonlySet<string>>> = (() => {
-  const common = 'ATOM ATOMS BAR BRA BREV DADD DFMA DMUL EXIT F2F F2I FADD FFMA FLO FMNMX FMUL FRND FSET FSETP ' +
-    'HADD2 HFMA2 HSETP2 I2F IMNMX ISETP LDC LDG LDL LDS MEMBAR MOV MUFU POPC PRMT RED SEL SHF SHFL STG STL STS VOTE';
-  const pascal = `${common} BFE BFI CAL DMNMX IADD ISET LOP PSETP SHL SHR XMAD`;
-  const volta = `${common} CALL DSETP IABS IADD3 IMAD LOP3 PLOP3`;
+  const common = 'ATOM ATOMS BAR BPT BRA BREV DADD DFMA DMUL EXIT F2F F2I FADD FFMA FLO FMNMX FMUL FRND FSET FSETP ' +
+    'HADD2 HFMA2 HMUL2 HSETP2 I2F IMNMX ISETP LDC LDG LDL LDS MATCH MEMBAR MOV MUFU POPC PRMT RED RET SEL SHF SHFL STG STL STS TEX TLD4 VOTE';
+  const pascal = `${common} BFE BFI CAL DMNMX IADD ISET JCAL LOP NOP PSETP SHL SHR XMAD`;
+  const volta = `${common} BMSK CALL DSETP IABS IADD3 IMAD LOP3 NANOSLEEP PLOP3`;
   const set = (s: string): ReadonlySet<string> => Object.freeze(new Set(s.split(' ')));
   return Object.freeze({ pascal: set(pascal), volta: set(volta), turing: set(volta), ampere: set(volta) });
 })();
@@ -156,8 +175,11 @@ export function sassTargetForGpu(gpu: { readonly preset?: string | undefined; re
   return sassTargetForCapability(PRESET_CAPABILITY[gpu?.preset ?? 'gtx480'] ?? 61);
 }
 
-/** The instruction fields the mapping reads. */
-export type SassSource = Pick<Instruction, 'op' | 'opText' | 'opClass'>;
+/**
+ * The instruction fields the mapping reads; `callee` (-1 for a call through a pointer) when
+ * present tells an indirect `call` from a direct one.
+ */
+export type SassSource = Pick<Instruction, 'op' | 'opText' | 'opClass'> & Partial<Pick<Instruction, 'callee'>>;
 
 const INT_TYPE = /^[sub]\d+$/;
 const FLOAT_TYPE = /^(f16|f16x2|bf16|bf16x2|f32|f64)$/;
@@ -178,9 +200,12 @@ export function widthModifier(bytes: number): string {
  * @param space the state space the access resolved to (`StateSpace.Generic` counts as global);
  *   ignored for non-memory instructions.
  * @param bytes bytes per lane of a memory access (0 otherwise).
+ * @param target the architecture family written for.
+ * @param inFunction the instruction belongs to a `.func` (its `ret` is `RET`), not to the kernel
+ *   (where `ret` ends the thread: `EXIT`); default false.
  * @returns e.g. `LDG.E`, `LDS.64`, `ATOM.E.ADD`, `XMAD`, `IMAD.WIDE`, `SHFL.DOWN`.
  */
-export function sassOpcodeFor(ins: SassSource, space: StateSpace, bytes: number, target: SassTarget): string {
+export function sassOpcodeFor(ins: SassSource, space: StateSpace, bytes: number, target: SassTarget, inFunction = false): string {
   const tokens = ins.opText.split('.');
   const has = (t: string): boolean => tokens.indexOf(t, 1) > 0;
   const types = tokens.slice(1).filter((t) => INT_TYPE.test(t) || FLOAT_TYPE.test(t) || t === 'pred');
@@ -191,6 +216,8 @@ export function sassOpcodeFor(ins: SassSource, space: StateSpace, bytes: number,
   const op = ins.op;
   switch (ins.opClass) {
     case OpClass.Load: {
+      if (op === Opcode.Tex) return 'TEX';
+      if (op === Opcode.Tld4) return 'TLD4';
       const base = space === StateSpace.Param || space === StateSpace.Const ? 'LDC' : space === StateSpace.Shared ? 'LDS' : space === StateSpace.Local ? 'LDL' : 'LDG.E';
       return base + widthModifier(bytes);
     }
@@ -202,17 +229,23 @@ export function sassOpcodeFor(ins: SassSource, space: StateSpace, bytes: number,
       return base + widthModifier(bytes);
     }
     case OpClass.Barrier:
+      if (has('red')) return `BAR.RED.${has('popc') ? 'POPC' : has('and') ? 'AND' : 'OR'}`;
       return has('arrive') ? 'BAR.ARV' : 'BAR.SYNC';
     case OpClass.Branch:
       return 'BRA';
     case OpClass.Membar:
       return has('sys') ? 'MEMBAR.SYS' : has('gl') || has('gpu') ? 'MEMBAR.GL' : 'MEMBAR.CTA';
     case OpClass.Call:
-      return newer ? 'CALL' : 'CAL';
+      if (ins.callee === -1) return newer ? 'CALL.ABS.NOINC' : 'JCAL';
+      return newer ? 'CALL.REL.NOINC' : 'CAL';
     case OpClass.Ret:
-    case OpClass.Exit:
+      if (inFunction) return newer ? 'RET.REL.NODEC' : 'RET';
       return 'EXIT';
+    case OpClass.Exit:
+      return op === Opcode.Trap ? 'BPT.TRAP' : 'EXIT';
     case OpClass.Other:
+      if (op === Opcode.Nanosleep) return newer ? 'NANOSLEEP' : 'NOP';
+      if (op === Opcode.Match) return has('all') ? 'MATCH.ALL' : 'MATCH.ANY';
       if (op === Opcode.Shfl) return `SHFL.${has('up') ? 'UP' : has('bfly') ? 'BFLY' : has('idx') ? 'IDX' : 'DOWN'}`;
       if (op === Opcode.Vote) return `VOTE.${has('all') ? 'ALL' : has('uni') ? 'UNI' : 'ANY'}`;
       return 'VOTE.ANY';
@@ -255,7 +288,7 @@ function aluName(op: Opcode, tokens: readonly string[], types: readonly string[]
     case Opcode.Min: case Opcode.Max:
       return fp ? 'FMNMX' : 'IMNMX';
     case Opcode.Mul:
-      return 'FMUL';
+      return f16 ? 'HMUL2' : 'FMUL';
     case Opcode.Mad: case Opcode.Fma:
       return f16 ? 'HFMA2' : 'FFMA';
     case Opcode.And: case Opcode.Or: case Opcode.Xor: case Opcode.Not: case Opcode.Cnot:
@@ -277,6 +310,8 @@ function aluName(op: Opcode, tokens: readonly string[], types: readonly string[]
       return 'FLO';
     case Opcode.Popc:
       return 'POPC';
+    case Opcode.Bmsk:
+      return newer ? 'BMSK' : 'SHL';
     case Opcode.Brev:
       return 'BREV';
     case Opcode.Prmt:

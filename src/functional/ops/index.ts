@@ -8,6 +8,7 @@ export * from './fp-bits.ts';
 export * from './fp-round.ts';
 export * from './fp-exact.ts';
 export * from './float.ts';
+export * from './half.ts';
 export * from './cvt.ts';
 export * from './compare.ts';
 export * from './atomic.ts';

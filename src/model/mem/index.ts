@@ -11,3 +11,4 @@ export * from './dram.ts';
 export * from './mshr.ts';
 export * from './shared-mem-banks.ts';
 export * from './tag-array.ts';
+export * from './tex-cache.ts';

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { CacheParams } from './cache.ts';
 import type { DramParams } from './dram.ts';
 import type { TagArrayParams } from './tag-array.ts';
+import type { TexCacheParams } from './tex-cache.ts';
 import type { CoalescerParams } from './coalescer.ts';
 import type { SharedMemBankParams } from './shared-mem-banks.ts';
 
@@ -32,6 +33,15 @@ export const cacheSpec = tagArraySpec.extend({
   writeHit: z.enum(['writeBack', 'writeThrough', 'writeEvict', 'localWbGlobalWe']).optional().describe('write-hit policy; default writeBack [<wr>]'),
   writeMiss: z.enum(['writeAllocate', 'writeAllocateNaive', 'noWriteAllocate']).optional().describe('write-miss policy: writeAllocate = fetch and install modified (F, L), writeAllocateNaive = write sent down and the line fetched clean (W, GPGPU-Sim wr_miss_wa_naive); default writeAllocate [<wr_alloc>]'),
 }) satisfies z.ZodType<CacheParams>;
+
+/** {@link TexCacheParams}: the SM texture cache (L1T), GPGPU-Sim `-gpgpu_tex_cache:l1`. */
+export const texCacheSpec = tagArraySpec.extend({
+  fragmentFifoEntries: posInt().describe('fragment FIFO: texture accesses in flight, in order (entries) [<mshr_entries>]'),
+  requestFifoEntries: posInt().describe('request FIFO: line reads waiting for the memory port (entries) [<mshr_max_merge>]'),
+  robEntries: posInt().describe('reorder buffer: line reads in flight (entries) [<mq>]'),
+  resultFifoEntries: posInt().describe('result FIFO: accesses with their data, waiting for write-back (entries) [<fifo_entry>]'),
+  hitLatency: posInt().describe('access of a hit to the earliest cycle it leaves the fragment FIFO (core cycles) [tex cache latency]'),
+}) satisfies z.ZodType<TexCacheParams>;
 
 /** {@link DramParams}: GDDR timing in DRAM command cycles, geometry and scheduler. */
 export const dramSpec = z.strictObject({

@@ -14,6 +14,7 @@ import { kmeansAssign } from './kmeans-assign.ts';
 import { ludDiagonal } from './lud-diagonal.ts';
 import { matmulTiled } from './matmul-tiled.ts';
 import { nwTile } from './nw-tile.ts';
+import { opTable } from './op-table.ts';
 import { pointerChase } from './pointer-chase.ts';
 import { reduceShfl } from './reduce-shfl.ts';
 import { reduceSmem } from './reduce-smem.ts';
@@ -21,6 +22,8 @@ import { saxpy } from './saxpy.ts';
 import { spmvCsr } from './spmv-csr.ts';
 import { stencil2dHalo } from './stencil2d-halo.ts';
 import { stencilHotspot } from './stencil-hotspot.ts';
+import { surfSobel } from './surf-sobel.ts';
+import { texResize } from './tex-resize.ts';
 import { streamXWords } from './stream-x-words.ts';
 import { transposeSmem } from './transpose-smem.ts';
 import type { KernelReference } from './types.ts';
@@ -48,6 +51,9 @@ export const kernelReferences: Record<string, KernelReference> = {
   histogram_global: histogramGlobal,
   stencil2d_halo: stencil2dHalo,
   lud_diagonal: ludDiagonal,
+  tex_resize: texResize,
+  surf_sobel: surfSobel,
+  op_table: opTable,
 };
 
 export type {
@@ -57,6 +63,7 @@ export type {
   ReferenceArg,
   ReferenceInput,
   ReferenceLaunch,
+  ReferenceTexture,
   ScalarArgType,
   TypedArray,
 } from './types.ts';

@@ -5,7 +5,15 @@
  */
 import { InputError } from '../../errors.ts';
 import { bufferTypeOf } from './buffers.ts';
-import type { BufferArrayMap, BufferType, ReferenceArg, ReferenceInput, ReferenceLaunch, TypedArray } from './types.ts';
+import type { BufferArrayMap, BufferType, ReferenceArg, ReferenceInput, ReferenceLaunch, ReferenceTexture, TypedArray } from './types.ts';
+
+/** How an argument reads in a message: `buffer x`, `a u32 scalar`, `a texture`, `a surface`. */
+function describeArg(a: ReferenceArg): string {
+  if ('buffer' in a) return `buffer ${a.buffer}`;
+  if ('texture' in a) return 'a texture';
+  if ('surface' in a) return 'a surface';
+  return `a ${a.type} scalar`;
+}
 
 /** Reads and checks the arguments of launch `index` of `input` for kernel `kernel`. */
 export class LaunchReader {
@@ -58,7 +66,7 @@ export class LaunchReader {
   /** Name of the buffer passed as argument `i`; throws if the argument is a scalar or unknown. */
   bufferName(i: number): string {
     const a = this.arg(i);
-    if (!('buffer' in a)) this.fail(`argument ${i} must be a buffer, got a ${a.type} scalar`, `args[${i}]`);
+    if (!('buffer' in a)) this.fail(`argument ${i} must be a buffer, got ${describeArg(a)}`, `args[${i}]`);
     if (!Object.hasOwn(this.input.buffers, a.buffer)) this.fail(`argument ${i} names unknown buffer ${a.buffer}`, `args[${i}]`);
     return a.buffer;
   }
@@ -87,7 +95,7 @@ export class LaunchReader {
 
   private scalar(i: number, allowed: readonly string[], what: string): number | bigint {
     const a = this.arg(i);
-    if ('buffer' in a) this.fail(`argument ${i} must be a ${what} scalar, got buffer ${a.buffer}`, `args[${i}]`);
+    if (!('type' in a)) this.fail(`argument ${i} must be a ${what} scalar, got ${describeArg(a)}`, `args[${i}]`);
     if (!allowed.includes(a.type)) this.fail(`argument ${i} must be ${allowed.join(' or ')}, got ${a.type}`, `args[${i}]`);
     return a.value;
   }
@@ -109,6 +117,20 @@ export class LaunchReader {
   /** A C `unsigned int` argument (`u32`, or `s32` reinterpreted modulo 2^32). */
   u32(i: number): number {
     return this.int32Bits(i, 'unsigned int') >>> 0;
+  }
+
+  /**
+   * The texture (`kind` texture, a `cudaTextureObject_t`) or surface (`cudaSurfaceObject_t`)
+   * passed as argument `i`, with its buffer, which must hold elements of a type of the format's
+   * channel size and cover the texture's bytes.
+   */
+  resource(i: number, kind: 'texture' | 'surface'): { desc: ReferenceTexture; data: TypedArray } {
+    const a = this.arg(i);
+    const desc = kind === 'texture' ? ('texture' in a ? a.texture : undefined) : 'surface' in a ? a.surface : undefined;
+    if (desc === undefined) this.fail(`argument ${i} must be a ${kind}, got ${describeArg(a)}`, `args[${i}]`);
+    const data = this.input.buffers[desc.buffer];
+    if (data === undefined) this.fail(`argument ${i} names unknown buffer ${desc.buffer}`, `args[${i}]`);
+    return { desc, data };
   }
 
   /** A C `float` argument (`f32`), rounded to binary32. */

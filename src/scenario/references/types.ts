@@ -52,7 +52,29 @@ export type ScalarArgType = 'u32' | 's32' | 'u64' | 's64' | 'f32' | 'f64';
  * receives its device address, a u64), or a scalar with its declared type. 64-bit integers may
  * arrive as `bigint`; the other types as `number`.
  */
-export type ReferenceArg = { buffer: string } | { type: ScalarArgType; value: number | bigint };
+export type ReferenceArg = { buffer: string } | { type: ScalarArgType; value: number | bigint } | { texture: ReferenceTexture } | { surface: ReferenceTexture };
+
+/**
+ * A texture or surface object argument as a reference sees it: the buffer it is made over, by
+ * name, and its shape, format and sampler state with every default filled in (sizes in
+ * elements, offset and pitches in bytes). Surfaces carry the texture defaults (point, clamp).
+ */
+export interface ReferenceTexture {
+  readonly buffer: string;
+  readonly offset: number;
+  readonly width: number;
+  readonly height: number;
+  readonly depth: number;
+  readonly layers: number;
+  readonly pitch: number;
+  readonly slicePitch: number;
+  readonly format: 'u8' | 's8' | 'u16' | 's16' | 'u32' | 's32' | 'f16' | 'f32';
+  readonly channels: 1 | 2 | 4;
+  readonly readMode: 'elementType' | 'normalizedFloat';
+  readonly addressMode: readonly ['wrap' | 'clamp' | 'mirror' | 'border', 'wrap' | 'clamp' | 'mirror' | 'border', 'wrap' | 'clamp' | 'mirror' | 'border'];
+  readonly filterMode: 'point' | 'linear';
+  readonly normalizedCoords: boolean;
+}
 
 /** One kernel launch as a reference sees it. Dimensions are `[x, y, z]`, each >= 1. */
 export interface ReferenceLaunch {
