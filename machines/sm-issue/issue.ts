@@ -218,13 +218,19 @@ export function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
   }
   s.lastCount[k] = count;
   if (count === 0) return;
-  s.lastFlags[k]!.set(flags.subarray(0, count));
+  const last = s.lastFlags[k]!;
+  for (let i = 0; i < count; i++) last[i] = flags[i]!;
   s.sched.recordCycle(flags, count);
+  let anyReady = false;
   for (let i = 0; i < count; i++) {
     const f = flags[i]!;
-    if ((f & NOT_READY) === 0 || (f & WarpFlag.UnitBusy) !== 0) s.mustPoll = true;
+    if ((f & NOT_READY) === 0) anyReady = true;
+    else if ((f & WarpFlag.UnitBusy) !== 0) s.mustPoll = true;
   }
-  const n = s.policies[k]!.order(sw, s.scratch);
+  if (anyReady) s.mustPoll = true;
+  const policy = s.policies[k]!;
+  if (!anyReady && policy.pureOrder === true) return;
+  const n = policy.order(sw, s.scratch);
   let issued = 0;
   for (let i = 0; i < n && issued < s.p.issueWidth; i++) {
     const local = s.scratch[i]!;
