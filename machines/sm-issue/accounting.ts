@@ -15,14 +15,18 @@ import type { SmIssueState } from './state.ts';
  */
 export function replaySleep(s: SmIssueState, cycle: number): void {
   const interval = s.p.issueIntervalCycles;
-  for (let c = s.sleptAt + 1; c < cycle; c++) {
+  const first = s.sleptAt + 1;
+  for (let c = first; c < cycle; c++) {
     s.exec.drain(c, s.drainTags);
-    s.stats.activeCycles.value++;
     if (s.exec.inFlight() > 0) s.amatOverlapped.value += s.memInFlight;
-    if (c % interval !== 0) continue;
+  }
+  if (cycle > first) {
+    s.stats.activeCycles.value += cycle - first;
+    // Issue cycles in [first, cycle): each records the same flags (nothing changed while asleep).
+    const issueCycles = Math.floor((cycle - 1) / interval) - Math.floor((first - 1) / interval);
     for (let k = 0; k < s.p.schedulers; k++) {
       const n = s.lastCount[k]!;
-      if (n > 0) s.sched.recordCycle(s.lastFlags[k]!, n);
+      if (n > 0) s.sched.recordCycles(s.lastFlags[k]!, n, issueCycles);
     }
   }
   s.sleptAt = -1;

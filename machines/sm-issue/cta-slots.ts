@@ -28,6 +28,7 @@ export function startCta(s: SmIssueState, msg: Message<CtaDispatch>): void {
     s.regOffset[slot] = entry.regOffset;
     s.ibuf.flush(slot);
     s.scoreboard!.clearWarp(slot);
+    s.flagsDirty[slot] = 1;
     const sched = slot % s.p.schedulers;
     const sw = s.schedWarps[sched]!;
     const local = Math.floor(slot / s.p.schedulers);
@@ -66,6 +67,7 @@ export function maybeFinishCta(s: SmIssueState, c: number): void {
     ws.exited = false;
     s.regOffset[w] = null;
     s.ibuf.flush(w);
+    s.flagsDirty[w] = 1;
   }
   slot.kernel!.kernel.releaseCta(slot.cta);
   slot.cta = null;
@@ -82,6 +84,7 @@ export function markExited(s: SmIssueState, slot: number): void {
   ws.exited = true;
   s.liveWarps--;
   s.ibuf.flush(slot);
+  s.flagsDirty[slot] = 1;
   const sw = s.schedWarps[slot % s.p.schedulers]!;
   sw.active[Math.floor(slot / s.p.schedulers)] = 0;
   if (ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);

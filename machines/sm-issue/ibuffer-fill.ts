@@ -27,6 +27,7 @@ export function fillFromDecode(s: SmIssueState): void {
   while ((msg = s.ports.decoded.recv()) !== undefined) {
     const f = msg.payload as FetchedInsts;
     const ws = s.slots[f.warp]!;
+    s.flagsDirty[f.warp] = 1;
     if (f.gen !== s.ibuf.generation(f.warp) || ws.warp === null) continue; // flushed meanwhile
     ws.fetchPending = false;
     const code = s.ctas[ws.ctaSlot]!.kernel!.kernel.module.functions[f.fn]!.instructions;

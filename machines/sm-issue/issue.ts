@@ -40,18 +40,19 @@ export function warpFlags(s: SmIssueState, slot: number, cycle: number): number 
   const ws = s.slots[slot]!;
   const w = ws.warp;
   if (w === null || ws.exited) return WarpFlag.Completed;
-  if (w.atBarrier >= 0) return WarpFlag.Waiting;
-  if (ws.sleepUntilPs > s.io.now) return WarpFlag.Waiting; // nanosleep
-  const ins = s.ibuf.head(slot);
-  if (ins === undefined) return WarpFlag.IBufferEmpty;
+  let flags: number;
+  // The flags other than UnitBusy change only when the warp's iBuffer, scoreboard, barrier or
+  // CTA changes (each of those marks it dirty), or with time while it sleeps (nanosleep).
+  if (s.flagsDirty[slot] !== 0 || ws.sleepUntilPs > 0) {
+    flags = stallFlags(s, slot, ws, w);
+    s.baseFlags[slot] = flags;
+    s.flagsDirty[slot] = 0;
+  } else flags = s.baseFlags[slot]!;
+  if ((flags & BLOCKED) !== 0) return flags;
+  // Ready but for the unit: its pipeline or queue may be busy this cycle.
+  const ins = s.ibuf.head(slot)!;
   const cls = ins.opClass;
-  const mem = cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic;
-  let flags = mem ? WarpFlag.MemInst : 0;
-  const fn = w.functionIndex;
-  const hazard = s.scoreboard!.checkOffset(slot, ins.srcRegs, ins.dstRegs, s.regOffset[slot]![fn] ?? 0);
-  flags |= hazardFlags(hazard);
-  if (flags & (WarpFlag.DepAlu | WarpFlag.DepMem)) return flags;
-  if (mem) {
+  if ((flags & WarpFlag.MemInst) !== 0) {
     if (!s.ports.lsu.hasRoom) flags |= WarpFlag.UnitBusy;
   } else {
     // A trace instruction: its own unit class and latency (Accel-Sim trace.config).
@@ -61,6 +62,27 @@ export function warpFlags(s: SmIssueState, slot: number, cycle: number): number 
     if (unit >= 0 && (!s.exec.canAccept(unit, cycle, traced ? own.execLatency! : s.exec.latencyOfClass(cls)) || !s.ports.exec.hasRoom)) flags |= WarpFlag.UnitBusy;
   }
   return flags;
+}
+
+/** Flags that stop a warp whatever the units' state: {@link warpFlags} returns them as they are. */
+const BLOCKED = WarpFlag.Completed | WarpFlag.Waiting | WarpFlag.IBufferEmpty | WarpFlag.DepAlu | WarpFlag.DepMem;
+
+/** The flags of a live warp other than UnitBusy: barrier or sleep, iBuffer, memory instruction, dependences. */
+function stallFlags(s: SmIssueState, slot: number, ws: { sleepUntilPs: number }, w: NonNullable<SmIssueState['slots'][number]['warp']>): number {
+  if (w.atBarrier >= 0) return WarpFlag.Waiting;
+  if (ws.sleepUntilPs > s.io.now) return WarpFlag.Waiting; // nanosleep
+  const ins = s.ibuf.head(slot);
+  if (ins === undefined) return WarpFlag.IBufferEmpty;
+  const cls = ins.opClass;
+  const mem = cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic;
+  const hazard = s.scoreboard!.checkOffset(slot, ins.srcRegs, ins.dstRegs, s.regOffset[slot]![w.functionIndex] ?? 0);
+  return (mem ? WarpFlag.MemInst : 0) | hazardFlags(hazard);
+}
+
+/** Marks every warp slot of CTA slot `c` for a fresh look (a barrier may have released them). */
+function markCtaDirty(s: SmIssueState, c: number): void {
+  const slots = s.ctas[c]!.warpSlots;
+  for (let i = 0; i < slots.length; i++) s.flagsDirty[slots[i]!] = 1;
 }
 
 /** Releases the scoreboard for write-backs from EXEC or the LSU (AMAT for LSU ones). */
@@ -79,6 +101,7 @@ export function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items
     }
     const ws = s.slots[wb.warp]!;
     if (wb.dst.length > 0) s.scoreboard!.release(wb.warp, wb.dst);
+    s.flagsDirty[wb.warp] = 1;
     ws.outstanding--;
     if (ws.exited && ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);
   }
@@ -102,6 +125,7 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
   const w = ws.warp!;
   const ins = s.ibuf.consume(slot);
   const fn = w.functionIndex;
+  s.flagsDirty[slot] = 1;
   if (w.nextInstruction !== ins) {
     throw new SimulationError(`SM ${s.p.smId} warp ${slot}: iBuffer head (line ${ins.line}) is not the warp's next instruction`);
   }
@@ -156,6 +180,8 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
       s.ports.exec.send(GpuKind.execDispatch, d);
     }
   }
+  // A barrier arrival, or an exit (barriers count live warps), may release the CTA's other warps.
+  if (cls === OpClass.Barrier || w.done) markCtaDirty(s, ws.ctaSlot);
   const sched = slot % s.p.schedulers;
   s.policies[sched]!.issued(s.schedWarps[sched]!, Math.floor(slot / s.p.schedulers), ins.longLatency);
   if (w.done) {
@@ -195,13 +221,19 @@ export function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
   }
   s.lastCount[k] = count;
   if (count === 0) return;
-  s.lastFlags[k]!.set(flags.subarray(0, count));
+  const last = s.lastFlags[k]!;
+  for (let i = 0; i < count; i++) last[i] = flags[i]!;
   s.sched.recordCycle(flags, count);
+  let anyReady = false;
   for (let i = 0; i < count; i++) {
     const f = flags[i]!;
-    if ((f & NOT_READY) === 0 || (f & WarpFlag.UnitBusy) !== 0) s.mustPoll = true;
+    if ((f & NOT_READY) === 0) anyReady = true;
+    else if ((f & WarpFlag.UnitBusy) !== 0) s.mustPoll = true;
   }
-  const n = s.policies[k]!.order(sw, s.scratch);
+  if (anyReady) s.mustPoll = true;
+  const policy = s.policies[k]!;
+  if (!anyReady && policy.pureOrder === true) return;
+  const n = policy.order(sw, s.scratch);
   let issued = 0;
   for (let i = 0; i < n && issued < s.p.issueWidth; i++) {
     const local = s.scratch[i]!;

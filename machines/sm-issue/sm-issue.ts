@@ -121,6 +121,8 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
           flags: new Int32Array(perSched),
           liveLocal: new Int32Array(perSched),
           flagsByLocal: new Int32Array(perSched),
+          baseFlags: new Int32Array(perSched * p.schedulers),
+          flagsDirty: new Uint8Array(perSched * p.schedulers).fill(1),
           sched: new SchedStatsCounters(),
           lastFlags: Array.from({ length: p.schedulers }, () => new Int32Array(perSched)),
           lastCount: new Int32Array(p.schedulers),

@@ -111,6 +111,10 @@ export interface SmIssueState {
   readonly flags: Int32Array;
   readonly liveLocal: Int32Array;
   readonly flagsByLocal: Int32Array;
+  /** Per warp slot: its flags other than UnitBusy, as last computed (see `warpFlags`). */
+  readonly baseFlags: Int32Array;
+  /** Per warp slot: 1 when `baseFlags` must be recomputed (iBuffer, scoreboard, barrier or CTA changed). */
+  readonly flagsDirty: Uint8Array;
   /** Scheduler idle-time states, warp states and stall kinds of the whole SM. */
   readonly sched: SchedStatsCounters;
   /** Each scheduler's warp flags in the last issue cycle (replayed for cycles slept through). */

@@ -77,12 +77,11 @@ export class OutPort {
     this.name = name;
     this.capacity = capacity;
     this.buffer = new Fifo<Message>(Math.min(capacity, 64));
+    this.fullName = `${owner.name}.${name}`;
   }
 
-  /** Full name `unit.port`. */
-  get fullName(): string {
-    return `${this.owner.name}.${this.name}`;
-  }
+  /** Full name `unit.port` (built once: traces and occupancy reports read it per change). */
+  readonly fullName: string;
 
   /** Whether a link is attached. */
   get isBound(): boolean {
@@ -183,12 +182,11 @@ export class InPort {
     this.name = name;
     this.capacity = capacity;
     this.buffer = new Fifo<Message>(Math.max(2, Math.min(capacity, 64)));
+    this.fullName = `${owner.name}.${name}`;
   }
 
-  /** Full name `unit.port`. */
-  get fullName(): string {
-    return `${this.owner.name}.${this.name}`;
-  }
+  /** Full name `unit.port` (built once: traces and occupancy reports read it per change). */
+  readonly fullName: string;
 
   /** Whether a link is attached. */
   get isBound(): boolean {

@@ -88,6 +88,9 @@ export interface RunResult {
 
 const WAKE_EVENT = { type: 'wake' } as const;
 
+/** A port with the engine's occupancy-coalescing marks (set only while occupancy is observed). */
+type OccupancyTracked = (OutPort | InPort) & { occupancyPending?: boolean; occupancyReported?: number };
+
 /** Per-instance runtime: the unit's io, its actor and its wake bookkeeping. */
 class UnitRuntime implements UnitIo, PortOwner, EventHandler {
   readonly name: string;
@@ -314,6 +317,8 @@ export class Engine implements PortHost, LinkHost {
   readonly statechartEvents: Counter;
 
   private _now: Picoseconds = 0;
+  /** Ports whose occupancy changed at the current time (see {@link reportOccupancy}). */
+  private readonly occupancyDirty: OccupancyTracked[] = [];
   private nextMsgId = 0;
   private readonly clocks = new Map<string, ClockDomain>();
   private readonly units = new Map<string, UnitRuntime>();
@@ -368,8 +373,31 @@ export class Engine implements PortHost, LinkHost {
     (owner as UnitRuntime).wakeForPort(explicit);
   }
 
-  reportOccupancy(port: OutPort | InPort, occupancy: number): void {
-    this.occupancy$.next({ time: this._now, port: port.fullName, value: occupancy });
+  /**
+   * A port's occupancy changed (called only while `occupancy$` is observed). Changes are
+   * coalesced per simulated time: `occupancy$` gets each changed port's value at the end of the
+   * time, once, and only when it differs from the last value it got (issue 11: a message's send,
+   * injection, arrival and consumption in one time are not four records).
+   */
+  reportOccupancy(port: OutPort | InPort, _occupancy: number): void {
+    const p = port as OccupancyTracked;
+    if (p.occupancyPending === true) return;
+    p.occupancyPending = true;
+    this.occupancyDirty.push(p);
+  }
+
+  /** Emits the end-of-time occupancy of every port changed at the current time. */
+  private flushOccupancy(): void {
+    const dirty = this.occupancyDirty;
+    for (let i = 0; i < dirty.length; i++) {
+      const p = dirty[i]!;
+      p.occupancyPending = false;
+      const value = 'take' in p ? p.buffer.length : (p as InPort).length;
+      if (value === (p.occupancyReported ?? 0)) continue;
+      p.occupancyReported = value;
+      if (this.observable && this.occupancy$.observed) this.occupancy$.next({ time: this._now, port: p.fullName, value });
+    }
+    dirty.length = 0;
   }
 
   delivered(msg: Message): void {
@@ -624,7 +652,11 @@ export class Engine implements PortHost, LinkHost {
    */
   step(): boolean {
     const rec = this.queue.pop();
-    if (rec === null) return false;
+    if (rec === null) {
+      if (this.occupancyDirty.length > 0) this.flushOccupancy();
+      return false;
+    }
+    if (rec.time !== this._now && this.occupancyDirty.length > 0) this.flushOccupancy();
     this._now = rec.time;
     const handler = rec.handler!;
     const data = rec.data;
@@ -663,6 +695,7 @@ export class Engine implements PortHost, LinkHost {
       if (t === Infinity) return this.result('idle');
       if (this.workloadDone && queue.size === this.backgroundEvents) return this.result('finished');
       if (t > limit) {
+        if (this.occupancyDirty.length > 0) this.flushOccupancy();
         this._now = limit;
         return this.result('timeLimit');
       }
@@ -672,6 +705,7 @@ export class Engine implements PortHost, LinkHost {
   }
 
   private result(reason: StopReason): RunResult {
+    if (this.occupancyDirty.length > 0) this.flushOccupancy();
     return { reason, time: this._now, pendingUnits: reason === 'idle' || reason === 'finished' ? this.pendingWork() : [] };
   }
 

@@ -39,7 +39,9 @@ export class TraceRecorder {
     };
     this.emit(meta);
     this.subs.push(
-      engine.delivered$.subscribe((m) =>
+      engine.delivered$.subscribe((m) => {
+        // Out of the unit filter: drop before building the record.
+        if (!this.filter.acceptsUnit(m.src) && !this.filter.acceptsUnit(m.dst)) return;
         this.emit({
           t: 'msg',
           id: m.id,
@@ -53,13 +55,14 @@ export class TraceRecorder {
           replyTo: m.replyTo,
           bytes: m.bytes,
           payload: m.payload ?? null,
-        }),
-      ),
+        });
+      }),
     );
     this.subs.push(engine.stateChanges$.subscribe((s) => this.emit({ t: 'state', time: s.time, unit: s.unit, value: s.value })));
     if (options.spans ?? true) {
       this.subs.push(
-        engine.spans$.subscribe((s) =>
+        engine.spans$.subscribe((s) => {
+          if (!this.filter.acceptsUnit(s.unit)) return;
           this.emit({
             t: 'span',
             unit: s.unit,
@@ -69,12 +72,16 @@ export class TraceRecorder {
             msgId: s.msgId,
             ...(s.reason !== undefined ? { reason: s.reason } : {}),
             ...(s.tags !== undefined ? { tags: s.tags } : {}),
-          }),
-        ),
+          });
+        }),
       );
     }
     if (options.occupancy ?? true) {
-      this.subs.push(engine.occupancy$.subscribe((o) => this.emit({ t: 'counter', time: o.time, name: o.port, value: o.value })));
+      this.subs.push(
+        engine.occupancy$.subscribe((o) => {
+          if (this.filter.acceptsUnit(o.port)) this.emit({ t: 'counter', time: o.time, name: o.port, value: o.value });
+        }),
+      );
     }
     this.subs.push(
       engine.samples$.subscribe((s) => {

@@ -170,7 +170,17 @@ export class TraceFilter {
   constructor(options: TraceFilterOptions = {}) {
     // Brackets are literal in unit names (SM[3]); picomatch would read them as classes.
     const lit = (g: string) => g.replace(/[[\]]/g, '\\$&');
-    this.unitMatch = options.units?.length ? picomatch(options.units.map(lit), { dot: true }) : null;
+    const match = options.units?.length ? picomatch(options.units.map(lit), { dot: true }) : null;
+    // Unit and port names are a small fixed set: each is matched once (issue 11, filtered traces).
+    if (match === null) this.unitMatch = null;
+    else {
+      const seen = new Map<string, boolean>();
+      this.unitMatch = (name: string) => {
+        let ok = seen.get(name);
+        if (ok === undefined) seen.set(name, (ok = match(name)));
+        return ok;
+      };
+    }
     this.kindMatch = options.kinds?.length ? picomatch([...options.kinds], { dot: true }) : null;
     this.from = options.from ?? -Infinity;
     this.to = options.to ?? Infinity;
@@ -179,6 +189,11 @@ export class TraceFilter {
   /** Whether the filter lets everything through. */
   get isOpen(): boolean {
     return this.unitMatch === null && this.kindMatch === null && this.from === -Infinity && this.to === Infinity;
+  }
+
+  /** Whether records of unit (or counter) `name` can pass the unit filter (true without one). */
+  acceptsUnit(name: string): boolean {
+    return this.unitMatch === null || this.unitMatch(name);
   }
 
   /** Whether `rec` passes. Meta records always pass. */

@@ -31,6 +31,19 @@ describe('trace files from warpstate run', () => {
     expect(lines.some((l) => l.t === 'state')).toBe(true);
     expect(lines.some((l) => l.t === 'span')).toBe(true);
     expect(lines.some((l) => l.t === 'counter')).toBe(true);
+    // Port occupancy is one record per port per time it ended with a new value (changes within a
+    // time are coalesced), and each record's value is the buffer length after that time.
+    const occupancy = lines.filter((l): l is Extract<TraceRecord, { t: 'counter' }> => l.t === 'counter' && /\.(in|out|req|rsp)(\[\d+\])?$/.test(l.name));
+    expect(occupancy.length).toBeGreaterThan(0);
+    const last = new Map<string, { time: number; value: number }>();
+    for (const c of occupancy) {
+      const prev = last.get(c.name);
+      if (prev !== undefined) {
+        expect(c.time, c.name).toBeGreaterThan(prev.time);
+        expect(c.value, `${c.name} at ${c.time}`).not.toBe(prev.value);
+      } else expect(c.value, c.name).not.toBe(0);
+      last.set(c.name, c);
+    }
 
     const doc = JSON.parse(readFileSync(perfetto, 'utf8')) as { traceEvents: ChromeTraceEvent[] };
     const ev = doc.traceEvents;

@@ -148,6 +148,12 @@ export function classifyWarp(flags: number): WarpState {
   return mem ? WarpState.CanIssueMem : WarpState.CanIssueAlu;
 }
 
+/** Bits of a {@link WarpFlag} set. */
+const FLAG_MASK = 127;
+
+/** {@link classifyWarp} of every flag set, precomputed (read once per warp per issue cycle). */
+const WARP_STATE_OF_FLAGS: Uint8Array = Uint8Array.from({ length: FLAG_MASK + 1 }, (_, f) => classifyWarp(f));
+
 /**
  * The 000 §3.5.3 state of a scheduler in one cycle, from the flags of its warps.
  *
@@ -224,10 +230,23 @@ export class SchedStatsCounters {
    * @returns the scheduler state.
    */
   recordCycle(flags: ArrayLike<number>, count: number): SchedulerState {
+    return this.recordCycles(flags, count, 1);
+  }
+
+  /**
+   * Counts `cycles` identical cycles of a scheduler whose warps keep the given flags (ISSUE
+   * asleep: nothing could change them), as `cycles` calls of {@link recordCycle} would.
+   *
+   * @param cycles number of cycles (an integer >= 0)
+   * @returns the scheduler state.
+   */
+  recordCycles(flags: ArrayLike<number>, count: number, cycles: number): SchedulerState {
     const state = classifySchedulerCycle(flags, count);
-    this.schedulerStates[state]!++;
-    this.stalls[classifyStall(flags, count)]!++;
-    for (let i = 0; i < count; i++) this.warpStates[classifyWarp(flags[i]!)]!++;
+    if (cycles === 0) return state;
+    this.schedulerStates[state]! += cycles;
+    this.stalls[classifyStall(flags, count)]! += cycles;
+    const warpStates = this.warpStates;
+    for (let i = 0; i < count; i++) warpStates[WARP_STATE_OF_FLAGS[flags[i]! & FLAG_MASK]!]! += cycles;
     return state;
   }
 

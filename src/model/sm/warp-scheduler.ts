@@ -83,6 +83,12 @@ export interface WarpSchedulerPolicy {
    */
   order(warps: SchedulerWarps, out: Int32Array): number;
   /**
+   * True when `order` only reads the policy's state and `warps` (calling it or not changes
+   * nothing later): the issue stage then skips it in a cycle where no warp is ready. A policy
+   * that updates queues in `order` (two-level) leaves it false or absent.
+   */
+  readonly pureOrder?: boolean;
+  /**
    * Tells the policy that the scheduler issued an instruction of `slot` this cycle.
    *
    * @param longLatency the issued instruction is a long-latency one.
@@ -208,6 +214,7 @@ export class AgeOrder {
 /** Loose round robin: starts after the last issued slot. Before any issue it starts at slot 0. */
 class LrrPolicy implements WarpSchedulerPolicy {
   readonly name = 'lrr';
+  readonly pureOrder = true;
   private last: number;
 
   constructor(private readonly size: number) {
@@ -240,6 +247,8 @@ class LrrPolicy implements WarpSchedulerPolicy {
  * issued one, as long as the same warp still occupies its slot.
  */
 class AgePolicy implements WarpSchedulerPolicy {
+  /** The age order re-syncs from `warps` at each call: skipping calls changes nothing. */
+  readonly pureOrder = true;
   private readonly ages: AgeOrder;
   private greedySlot = -1;
   private greedyAge = 0;

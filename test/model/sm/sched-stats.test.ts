@@ -105,6 +105,19 @@ describe('stall breakdown (004 Fig. 3)', () => {
 });
 
 describe('SchedStatsCounters', () => {
+  it('recordCycles(n) counts n identical cycles at once (a sleeping issue stage)', () => {
+    const flags = [0, F.DepMem, F.MemInst | F.UnitBusy, F.Completed, F.Waiting, F.IBufferEmpty];
+    const once = new SchedStatsCounters();
+    expect(once.recordCycles(flags, 6, 7)).toBe(SchedulerState.CanIssue);
+    const j = once.toJSON();
+    // 7 cycles: one warp each can issue ALU, waits on memory, is MEM-stalled, done, at a barrier, fetch-starved.
+    expect(j.schedulerStates).toEqual({ noInstruction: 0, notReady: 0, pipelineStall: 0, canIssue: 7 });
+    expect(j.stalls.none).toBe(7);
+    expect([j.warpStates.canIssueAlu, j.warpStates.memScoreboard, j.warpStates.memStall, j.warpStates.completed, j.warpStates.waiting, j.warpStates.iBufferEmpty]).toEqual([7, 7, 7, 7, 7, 7]);
+    expect(once.recordCycles(flags, 6, 0)).toBe(SchedulerState.CanIssue);
+    expect(once.toJSON()).toEqual(j);
+  });
+
   it('counts scheduler states, stall kinds and warp states per cycle', () => {
     const c = new SchedStatsCounters();
     const flags = new Uint8Array(4);
