@@ -321,13 +321,7 @@ export class FunctionalWarp implements ExecWarp {
         if (exec !== 0) {
           this.addresses = info.addresses;
           info.addresses.fill(NaN);
-          try {
-            ci.exec(this, exec);
-          } catch (e) {
-            if (e instanceof MemoryAccessFault) throw this.memoryFault(ci, fnIdx, pc, exec, e);
-            if (e instanceof TextureFault) throw this.programFault('trap', ci, fnIdx, pc, e.lane, e.reason, {});
-            throw e;
-          }
+          this.execMemory(ci, exec, fnIdx, pc);
           if (ci.space === StateSpace.Generic && this.resolvedSpace >= 0) info.space = this.resolvedSpace as StateSpace;
         }
         this.advance(t, pc + 1);
@@ -342,13 +336,7 @@ export class FunctionalWarp implements ExecWarp {
           this.addresses = info.addresses;
           this.texels = info.texels;
           info.addresses.fill(NaN);
-          try {
-            ci.exec(this, exec);
-          } catch (e) {
-            if (e instanceof MemoryAccessFault) throw this.memoryFault(ci, fnIdx, pc, exec, e);
-            if (e instanceof TextureFault) throw this.programFault('trap', ci, fnIdx, pc, e.lane, e.reason, {});
-            throw e;
-          }
+          this.execMemory(ci, exec, fnIdx, pc);
           info.texelCount = this.texelCount;
           info.accessBytes = this.texelBytes;
         }
@@ -796,6 +784,21 @@ export class FunctionalWarp implements ExecWarp {
       s += String.fromCharCode(c);
     }
     return s;
+  }
+
+  /**
+   * Runs a memory or texture instruction on lanes `exec`, turning a bad address into a memory
+   * fault report and a texture or surface fault (bounds `.trap`, bad handle) into a trap report.
+   * @throws FunctionalFault for either; any other error unchanged
+   */
+  private execMemory(ci: CompiledInstr, exec: number, fnIdx: number, pc: number): void {
+    try {
+      ci.exec(this, exec);
+    } catch (e) {
+      if (e instanceof MemoryAccessFault) throw this.memoryFault(ci, fnIdx, pc, exec, e);
+      if (e instanceof TextureFault) throw this.programFault('trap', ci, fnIdx, pc, e.lane, e.reason, {});
+      throw e;
+    }
   }
 
   /**
