@@ -82,7 +82,9 @@ describe('the runner catches what it is there to catch', () => {
     // A 2^26-element f32 buffer is 256 MiB of data alone: past a 300 MiB bound with Node's own ~100 MiB.
     const r = await run(hand(2, { 's.yaml': vecadd }, ['run', '${CASE}/s.yaml', '-q', '--set', 'buffers[0].count=67108864']), 60_000, 300);
     expect(r.outcome).toBe('memory');
-    expect(r.peakRssMb).toBeGreaterThan(300);
+    // Stopped by whichever comes first: the RSS watcher past 300 MiB, or V8's heap cap at 0.75 x
+    // the bound (225 MiB of heap, so the process is at least that large when it aborts).
+    expect(r.peakRssMb).toBeGreaterThanOrEqual(225);
   }, 90_000);
 
   it('a clean input error is an inputError, with the exact command to reproduce it', async () => {
