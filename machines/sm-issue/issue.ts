@@ -51,15 +51,11 @@ export function warpFlags(s: SmIssueState, slot: number, cycle: number): number 
   if ((flags & BLOCKED) !== 0) return flags;
   // Ready but for the unit: its pipeline or queue may be busy this cycle.
   const ins = s.ibuf.head(slot)!;
-  const cls = ins.opClass;
   if ((flags & WarpFlag.MemInst) !== 0) {
     if (!s.ports.lsu.hasRoom) flags |= WarpFlag.UnitBusy;
   } else {
-    // A trace instruction: its own unit class and latency (Accel-Sim trace.config).
-    const own = ins as Partial<InstExecTiming>;
-    const traced = own.execClass !== undefined;
-    const unit = traced ? s.exec.unitOfExecClass(own.execClass!) : s.exec.unitOfClass(cls);
-    if (unit >= 0 && (!s.exec.canAccept(unit, cycle, traced ? own.execLatency! : s.exec.latencyOfClass(cls)) || !s.ports.exec.hasRoom)) flags |= WarpFlag.UnitBusy;
+    const unit = execUnitOf(s, ins);
+    if (unit >= 0 && (!s.exec.canAccept(unit, cycle, execLatencyOf(s, ins)) || !s.ports.exec.hasRoom)) flags |= WarpFlag.UnitBusy;
   }
   return flags;
 }
@@ -163,14 +159,11 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
     s.ports.lsu.send(GpuKind.lsuDispatch, d);
   } else {
     s.aluIssued.value++;
-    // A trace instruction carries its own unit class, latency and initiation interval
-    // (Accel-Sim trace.config); a PTX one is timed by its opcode class.
-    const own = ins as Partial<InstExecTiming>;
-    const traced = own.execClass !== undefined;
-    const unit = traced ? s.exec.unitOfExecClass(own.execClass!) : s.exec.unitOfClass(cls);
+    const unit = execUnitOf(s, ins);
     if (unit >= 0) {
-      const latency = traced ? own.execLatency! : s.exec.latencyOfClass(cls);
-      const initiation = traced ? own.execInitiation! : s.exec.initiationOfClass(cls);
+      const latency = execLatencyOf(s, ins);
+      const own = (ins as Partial<InstExecTiming>).execInitiation;
+      const initiation = own !== undefined ? own : s.exec.initiationOfClass(cls);
       s.exec.issue(unit, cycle, latency, initiation, seq);
       if (dst.length > 0) s.scoreboard!.reserve(slot, dst, false);
       // EXEC writes back every dispatch, a branch or EXIT too (GPGPU-Sim's inst_in_pipeline
@@ -270,8 +263,22 @@ const LSU_PIPE = -2;
 function pipeOf(s: SmIssueState, ins: TimingInstruction): number {
   const cls = ins.opClass;
   if (cls === OpClass.Load || cls === OpClass.Store || cls === OpClass.Atomic) return LSU_PIPE;
+  return execUnitOf(s, ins);
+}
+
+/**
+ * The exec unit of a non-memory instruction, or -1 (none): a trace instruction carries its own
+ * unit class (Accel-Sim trace.config), a PTX one is placed by its opcode class.
+ */
+function execUnitOf(s: SmIssueState, ins: TimingInstruction): number {
   const own = (ins as Partial<InstExecTiming>).execClass;
-  return own !== undefined ? s.exec.unitOfExecClass(own) : s.exec.unitOfClass(cls);
+  return own !== undefined ? s.exec.unitOfExecClass(own) : s.exec.unitOfClass(ins.opClass);
+}
+
+/** The latency of a non-memory instruction in core cycles: its own (trace.config) or its opcode class's. */
+function execLatencyOf(s: SmIssueState, ins: TimingInstruction): number {
+  const own = (ins as Partial<InstExecTiming>).execLatency;
+  return own !== undefined ? own : s.exec.latencyOfClass(ins.opClass);
 }
 
 /** The probe a policy reads warps through (readiness of the current pass). */
