@@ -1,5 +1,5 @@
 /**
- * The global event queue: a binary min-heap ordered by (time, priority, sequence number).
+ * The global event queue, ordered by (time, priority, sequence number).
  *
  * Ties on time break by priority (lower first), then by insertion order, so the same pushes give
  * the same pops on every run (DESIGN.md §2). Event records are pooled: the hot path allocates
@@ -41,15 +41,43 @@ export interface EventRecord {
   cancelled: boolean;
 }
 
-function before(a: EventRecord, b: EventRecord): boolean {
-  if (a.time !== b.time) return a.time < b.time;
-  if (a.priority !== b.priority) return a.priority < b.priority;
-  return a.seq < b.seq;
+/**
+ * The events of one simulated time: one FIFO lane per priority, lanes in ascending priority.
+ * Within a lane, insertion order is sequence order, so (time, priority, seq) order needs no
+ * comparison.
+ */
+interface TimeBucket {
+  time: Picoseconds;
+  /** Priority of each lane, ascending. */
+  readonly priorities: number[];
+  /** Records of each lane in insertion order; `heads[i]` is the next one to fire. */
+  readonly lanes: EventRecord[][];
+  readonly heads: number[];
+  /** Records pushed and not yet popped (cancelled ones included). */
+  pending: number;
 }
 
-/** Deterministic binary-heap event queue with a record pool. */
+/**
+ * Deterministic event queue with a record pool: events fire by (time, priority, insertion order).
+ *
+ * Events are grouped by time: a map from time to a {@link TimeBucket} of per-priority FIFO
+ * lanes, and a binary min-heap of the distinct pending times. A GPU model has a handful of
+ * pending times (one per clock domain and a few cycles ahead) but hundreds of events at each, so
+ * a push is a map lookup and an append, a pop reads the first non-empty lane, and the heap moves
+ * only when a time is first used or runs empty (was one heap operation per event; the cost of
+ * those grew with the number of SMs, issue 11).
+ */
 export class EventQueue {
-  private heap: EventRecord[] = [];
+  /** Distinct pending times, a binary min-heap. */
+  private times: number[] = [];
+  private readonly buckets = new Map<number, TimeBucket>();
+  /** The bucket of the last push (most pushes go to the time just used). */
+  private lastBucket: TimeBucket | null = null;
+  /** The bucket of the earliest pending time (the heap's top), or null when empty. */
+  private top: TimeBucket | null = null;
+  /** Lane of the record {@link firstLive} found. */
+  private liveLane = 0;
+  private bucketPool: TimeBucket[] = [];
   private pool: EventRecord[] = [];
   private nextSeq = 0;
   private liveCount = 0;
@@ -76,17 +104,21 @@ export class EventQueue {
     rec.handler = handler;
     rec.data = data;
     rec.cancelled = false;
-    const heap = this.heap;
-    let i = heap.length;
-    heap.push(rec);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = heap[parent]!;
-      if (!before(rec, p)) break;
-      heap[i] = p;
-      i = parent;
+    let bucket = this.lastBucket;
+    if (bucket === null || bucket.time !== time) {
+      bucket = this.buckets.get(time) ?? this.openBucket(time);
+      this.lastBucket = bucket;
     }
-    heap[i] = rec;
+    const prios = bucket.priorities;
+    let lane = 0;
+    while (lane < prios.length && prios[lane]! < priority) lane++;
+    if (lane === prios.length || prios[lane] !== priority) {
+      prios.splice(lane, 0, priority);
+      bucket.lanes.splice(lane, 0, []);
+      bucket.heads.splice(lane, 0, 0);
+    }
+    bucket.lanes[lane]!.push(rec);
+    bucket.pending++;
     this.liveCount++;
     return rec;
   }
@@ -101,9 +133,11 @@ export class EventQueue {
 
   /** Time of the earliest live event, or `Infinity` when the queue is empty. */
   peekTime(): Picoseconds {
-    this.dropCancelledTop();
-    const top = this.heap[0];
-    return top === undefined ? Infinity : top.time;
+    for (;;) {
+      const bucket = this.top;
+      if (bucket === null) return Infinity;
+      if (this.firstLive(bucket) !== null) return bucket.time;
+    }
   }
 
   /**
@@ -111,10 +145,18 @@ export class EventQueue {
    * the record back with {@link release} after firing it.
    */
   pop(): EventRecord | null {
-    this.dropCancelledTop();
-    const rec = this.removeTop();
-    if (rec !== null) this.liveCount--;
-    return rec;
+    for (;;) {
+      const bucket = this.top;
+      if (bucket === null) return null;
+      const rec = this.firstLive(bucket);
+      if (rec === null) continue;
+      // firstLive left the record at the head of lane liveLane: take it
+      bucket.heads[this.liveLane]!++;
+      bucket.pending--;
+      if (bucket.pending === 0) this.closeBucket(bucket);
+      this.liveCount--;
+      return rec;
+    }
   }
 
   /** Returns a fired record to the pool. */
@@ -124,34 +166,81 @@ export class EventQueue {
     this.pool.push(rec);
   }
 
-  private dropCancelledTop(): void {
-    while (this.heap.length > 0 && this.heap[0]!.cancelled) {
-      const rec = this.removeTop()!;
-      this.release(rec);
+  /**
+   * The first live record of the earliest time's bucket, left in place, after releasing the
+   * cancelled records before it; null (and the bucket closed) when only cancelled ones were left.
+   */
+  private firstLive(bucket: TimeBucket): EventRecord | null {
+    const lanes = bucket.lanes;
+    const heads = bucket.heads;
+    for (let lane = 0; lane < lanes.length; lane++) {
+      const list = lanes[lane]!;
+      let h = heads[lane]!;
+      while (h < list.length) {
+        const rec = list[h]!;
+        if (!rec.cancelled) {
+          heads[lane] = h;
+          this.liveLane = lane;
+          return rec;
+        }
+        h++;
+        bucket.pending--;
+        this.release(rec);
+      }
+      heads[lane] = h;
     }
+    this.closeBucket(bucket);
+    return null;
   }
 
-  private removeTop(): EventRecord | null {
-    const heap = this.heap;
-    const n = heap.length;
-    if (n === 0) return null;
-    const top = heap[0]!;
-    const last = heap.pop()!;
-    if (n > 1) {
-      const size = n - 1;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        const r = l + 1;
-        let c = l;
-        if (r < size && before(heap[r]!, heap[l]!)) c = r;
-        if (!before(heap[c]!, last)) break;
-        heap[i] = heap[c]!;
-        i = c;
-      }
-      heap[i] = last;
+  private openBucket(time: Picoseconds): TimeBucket {
+    const bucket = this.bucketPool.pop() ?? { time: 0, priorities: [], lanes: [], heads: [], pending: 0 };
+    bucket.time = time;
+    bucket.pending = 0;
+    this.buckets.set(time, bucket);
+    const heap = this.times;
+    let i = heap.length;
+    heap.push(time);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = heap[parent]!;
+      if (p <= time) break;
+      heap[i] = p;
+      i = parent;
     }
-    return top;
+    heap[i] = time;
+    if (i === 0) this.top = bucket;
+    return bucket;
+  }
+
+  /** Removes the earliest time's (empty) bucket: it must be the heap's top. */
+  private closeBucket(bucket: TimeBucket): void {
+    this.buckets.delete(bucket.time);
+    if (this.lastBucket === bucket) this.lastBucket = null;
+    for (let lane = 0; lane < bucket.lanes.length; lane++) {
+      bucket.lanes[lane]!.length = 0;
+      bucket.heads[lane] = 0;
+    }
+    this.bucketPool.push(bucket);
+    const heap = this.times;
+    const last = heap.pop()!;
+    const size = heap.length;
+    if (size === 0) {
+      this.top = null;
+      return;
+    }
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= size) break;
+      const r = l + 1;
+      let c = l;
+      if (r < size && heap[r]! < heap[l]!) c = r;
+      if (heap[c]! >= last) break;
+      heap[i] = heap[c]!;
+      i = c;
+    }
+    heap[i] = last;
+    this.top = this.buckets.get(heap[0]!)!;
   }
 }

@@ -48,4 +48,55 @@ describe('EventQueue', () => {
       }),
     );
   });
+
+  it('matches a sorted reference under interleaved pushes, pops and cancels (property)', () => {
+    // ops: [0, t, p] push at now + t with priority p; [1] pop; [2, k] cancel the k-th live record
+    const op = fc.oneof(
+      fc.tuple(fc.constant(0), fc.integer({ min: 0, max: 6 }), fc.integer({ min: -1, max: 3 })),
+      fc.tuple(fc.constant(1)),
+      fc.tuple(fc.constant(2), fc.nat(40)),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+        const q = new EventQueue();
+        type Ref = { t: number; p: number; i: number; rec: ReturnType<EventQueue['push']> };
+        let ref: Ref[] = [];
+        let now = 0;
+        let n = 0;
+        const popRef = (): Ref | undefined => {
+          ref.sort((a, b) => a.t - b.t || a.p - b.p || a.i - b.i);
+          return ref.shift();
+        };
+        for (const o of ops) {
+          if (o[0] === 0) {
+            const t = now + o[1];
+            ref.push({ t, p: o[2], i: n, rec: q.push(t, o[2], noop, n) });
+            n++;
+          } else if (o[0] === 1) {
+            const want = popRef();
+            expect(q.peekTime()).toBe(want === undefined ? Infinity : want.t);
+            const got = q.pop();
+            expect(got?.data).toBe(want?.i);
+            if (got !== null) {
+              now = got.time;
+              q.release(got);
+            }
+          } else if (ref.length > 0) {
+            const victim = ref[o[1] % ref.length]!;
+            q.cancel(victim.rec);
+            ref = ref.filter((r) => r !== victim);
+          }
+          expect(q.size).toBe(ref.length);
+        }
+        let r;
+        while ((r = q.pop()) !== null) {
+          expect(r.data).toBe(popRef()!.i);
+          q.release(r);
+        }
+        expect(ref).toHaveLength(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });
+
