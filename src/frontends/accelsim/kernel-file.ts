@@ -160,6 +160,41 @@ const startsWith = (buf: Buffer, start: number, end: number, prefix: string): bo
   return true;
 };
 
+/** Where the first instance of each PC sits in the file (parallel arrays, in file order). */
+interface FirstPcLines {
+  readonly pcs: number[];
+  /** Byte offset of the line's first non-blank character. */
+  readonly offsets: number[];
+  /** Bytes of the line from that offset, without its line break. */
+  readonly lengths: number[];
+  /** 1-based line numbers. */
+  readonly lineNos: number[];
+}
+
+const hexDigit = (c: number): number => (c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1);
+
+/**
+ * The PC of the instruction line `buf[s, end)` (after the decimal line number when `lineinfo`),
+ * or -1 when it does not read as one: then the full decode of its CTA reports the field.
+ */
+function linePc(buf: Buffer, s: number, end: number, lineinfo: boolean): number {
+  let i = s;
+  if (lineinfo) {
+    while (i < end && buf[i]! >= 48 && buf[i]! <= 57) i++;
+    while (i < end && (buf[i] === 32 || buf[i] === 9)) i++;
+  }
+  if (buf[i] === 48 && (buf[i + 1]! | 32) === 120) i += 2;
+  const start = i;
+  let v = 0;
+  for (; i < end; i++) {
+    const d = hexDigit(buf[i]!);
+    if (d < 0) break;
+    v = v * 16 + d;
+  }
+  if (i === start || (i < end && buf[i] !== 32 && buf[i] !== 9) || v > Number.MAX_SAFE_INTEGER) return -1;
+  return v;
+}
+
 const THREAD_BLOCK = /^thread block\s*=\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*$/;
 const WARP_LINE = /^warp\s*=\s*(\d+)\s*$/;
 const INSTS_LINE = /^insts\s*=\s*(\d+)\s*$/;
@@ -273,6 +308,7 @@ export class TraceKernel {
     private readonly ctaLine: readonly number[],
     private readonly ctaIds: readonly Dim3[],
     private readonly ctaInsts: readonly number[],
+    private readonly firstPcLines: FirstPcLines,
     private readonly ctx: LineContext,
     private readonly tempDir: string | undefined,
     fd: number,
@@ -332,6 +368,33 @@ export class TraceKernel {
     this.bytesRead += len;
     this.ctaReads++;
     return this.decodeCta(index, buf.toString('latin1'));
+  }
+
+  /**
+   * The first dynamic instance (in file order) of every PC of the kernel, decoded, keyed by PC:
+   * the static code, found by the open pass without decoding every CTA (only one line per PC is
+   * read and decoded here). A line whose PC the open pass could not read is left out; reading its
+   * CTA reports the malformed field.
+   *
+   * @throws InputError for a malformed first line of a PC (file, line, column, field);
+   *   Error if the kernel was closed.
+   */
+  staticInstructions(): Map<number, TraceInstruction> {
+    if (this.fd < 0) throw new Error(`${this.file}: kernel trace is closed`);
+    const out = new Map<number, TraceInstruction>();
+    const t = this.firstPcLines;
+    for (let i = 0; i < t.pcs.length; i++) {
+      const len = t.lengths[i]!;
+      const buf = Buffer.allocUnsafe(len);
+      let got = 0;
+      while (got < len) {
+        const n = readSync(this.fd, buf, got, len - got, t.offsets[i]! + got);
+        if (n === 0) throw new InputError({ file: this.file, line: t.lineNos[i]! }, 'the file changed or shrank after it was indexed');
+        got += n;
+      }
+      out.set(t.pcs[i]!, parseInstructionLine(buf.toString('latin1'), t.lineNos[i]!, this.ctx));
+    }
+    return out;
   }
 
   /** Iterates over every CTA in file order, reading one at a time. */
@@ -473,6 +536,8 @@ function indexKernel(fd: number, _path: string, file: string, readPath: string, 
   const ctaIds: Dim3[] = [];
   const ctaInsts: number[] = [];
   const seenIds = new Set<number>();
+  const pcSeen = new Set<number>();
+  const firstPcLines: FirstPcLines = { pcs: [], offsets: [], lengths: [], lineNos: [] };
   // state inside a CTA
   let inCta = false;
   let beginLine = 0;
@@ -594,6 +659,14 @@ function indexKernel(fd: number, _path: string, file: string, readPath: string, 
     count++;
     ctaCount++;
     if (count > expected) err(lineNo, `warp ${warp} has more instruction lines than its insts = ${expected} (line ${instsLine})`, 'insts');
+    const pc = linePc(buf, s, end, header!.enableLineinfo);
+    if (pc >= 0 && !pcSeen.has(pc)) {
+      pcSeen.add(pc);
+      firstPcLines.pcs.push(pc);
+      firstPcLines.offsets.push(offset + (s - start));
+      firstPcLines.lengths.push(end - s);
+      firstPcLines.lineNos.push(lineNo);
+    }
   });
 
   if (header === undefined) {
@@ -619,7 +692,7 @@ function indexKernel(fd: number, _path: string, file: string, readPath: string, 
   const ctx: LineContext = { file, lineinfo: h.enableLineinfo, arch: arch!, mapper: options.mapper };
   let total = 0;
   for (const n of ctaInsts) total += n;
-  const kernel = new TraceKernel(h, file, readPath, fileBytes, arch!, warpsPerCta, total, ctaStart, ctaEnd, ctaLine, ctaIds, ctaInsts, ctx, tempDir, fd);
+  const kernel = new TraceKernel(h, file, readPath, fileBytes, arch!, warpsPerCta, total, ctaStart, ctaEnd, ctaLine, ctaIds, ctaInsts, firstPcLines, ctx, tempDir, fd);
   if (options.validate === 'full') {
     for (let i = 0; i < kernel.ctaCount; i++) kernel.cta(i);
     kernel.bytesRead = 0;

@@ -3,8 +3,8 @@
  * same interface as an execution-driven PTX kernel ({@link TimingKernel}), so traces run
  * through the same SM pipeline, memory hierarchy and SM Work Manager (issue 5).
  *
- * Static code: one streaming pass over the trace when the kernel is opened finds every PC and
- * its static instruction (only this table is kept); a PC's index is `pc / instruction size`
+ * Static code: the streaming pass that opens the trace finds every PC and the line of its first
+ * instance, decoded as the PC's static instruction (only this table is kept); a PC's index is `pc / instruction size`
  * (the gcd of PC gaps), so code that never executed keeps its place. A warp's `pc` is the index
  * of its next dynamic instruction, so fetch, the iBuffer and its flush on a non-sequential next
  * PC behave exactly as for PTX. Registers: `R<n>` is index n,
@@ -167,8 +167,9 @@ export class TraceTimingKernel implements TimingKernel {
   private readonly indexOfPc = new Map<number, number>();
 
   /**
-   * Indexes the kernel's static code with one pass over its CTAs.
-   * @throws InputError for malformed instruction lines (file, line)
+   * Builds the kernel's static code from the first instance of each PC (the trace's open pass
+   * located them; no CTA is decoded here).
+   * @throws InputError for a malformed first line of a PC (file, line)
    */
   constructor(trace: TraceKernel, options: TraceTimingOptions = {}) {
     const own = options.unitTiming ?? false;
@@ -176,17 +177,9 @@ export class TraceTimingKernel implements TimingKernel {
     this.ctaCount = trace.ctaCount;
     const b = trace.header.blockDim;
     this.threadsPerCta = b.x * b.y * b.z;
-    const firstByPc = new Map<number, TraceInstruction>();
-    let count = 0;
-    for (let i = 0; i < trace.ctaCount; i++) {
-      for (const w of trace.cta(i).warps) {
-        for (const ins of w.instructions) {
-          count++;
-          if (!firstByPc.has(ins.pc)) firstByPc.set(ins.pc, ins);
-        }
-      }
-    }
-    this.instructionCount = count;
+    // the open pass found every PC and where it first appears: decode one line per PC
+    const firstByPc = trace.staticInstructions();
+    this.instructionCount = trace.instructionCount;
     const pcs = [...firstByPc.keys()].sort((a, b) => a - b);
     // Index = pc / instruction size (the gcd of PC gaps), so code never executed keeps its place
     // (fetch brings it and the iBuffer flushes it as for PTX); holes get an inert placeholder.
