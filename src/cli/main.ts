@@ -711,6 +711,12 @@ export async function main(argv: readonly string[], out = (s: string) => void pr
       err(`error: ${e.message}\n`);
       return ExitCode.badInput;
     }
+    const inputCause = e instanceof SimulationError ? (e.details as { cause?: unknown; unit?: string } | undefined) : undefined;
+    if (inputCause?.cause instanceof InputError) {
+      // bad input read lazily during the run (a trace CTA): an input error, found by a unit
+      err(`error: ${inputCause.cause.message} (found by ${inputCause.unit ?? 'a unit'} during the simulation)\n`);
+      return ExitCode.badInput;
+    }
     if (e instanceof SimulationError) {
       err(`simulation failed: ${e.message}\n`);
       return ExitCode.simulationFailed;

@@ -3,7 +3,7 @@
  * statistics (marked partial, checks not evaluated), and the trace window and kind filters
  * apply as they do for kernel scenarios.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,6 +51,43 @@ describe('Accel-Sim trace runs: --until and trace filters', () => {
     expect(doc.stop).toMatchObject({ reason: 'error', partial: true });
     expect(doc.stop.report.units.length).toBeGreaterThan(0);
     expect(doc.stats.gpu_sim_cycle).toBe(100);
+  });
+});
+
+describe('Accel-Sim trace runs: a malformed line found during the run', () => {
+  it('a bad field in a CTA read lazily is an input error (exit 2) naming file, line and field, with partial statistics', async () => {
+    // The open pass reads only the PCs (and decodes the first line of each); every other line is
+    // decoded when ISSUE takes its CTA. Break a later instance of a PC: the run reports it then.
+    const dir = mkdtempSync(join(tmpdir(), 'warpstate-trace-bad-'));
+    const src = `${T}/vectoradd-100-32`;
+    const list = readFileSync(join(src, 'kernelslist.g'), 'utf8');
+    const kernelFile = list.split('\n').find((l) => l.startsWith('kernel-'))!.trim();
+    const text = readFileSync(join(src, kernelFile), 'utf8').split('\n');
+    const seen = new Set<string>();
+    let broken = -1;
+    for (let i = 0; i < text.length; i++) {
+      const f = text[i]!.split(' ');
+      if (!/^[0-9a-f]{4}$/.test(f[0]!) || f.length < 4) continue; // instruction lines: PC mask dest_num ...
+      if (seen.has(f[0]!)) {
+        f[2] = 'zzz'; // dest_num
+        text[i] = f.join(' ');
+        broken = i + 1;
+        break;
+      }
+      seen.add(f[0]!);
+    }
+    expect(broken).toBeGreaterThan(0);
+    writeFileSync(join(dir, kernelFile), text.join('\n'));
+    writeFileSync(join(dir, 'kernelslist.g'), list);
+    const stats = join(dir, 'stats.json');
+    const r = await runCli(['run', '--accelsim-trace', dir, '--gpu', `${T}/gtx1080-config/gpgpusim.config`, '--stats', stats, '-q']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`${kernelFile}:${broken}:`);
+    expect(r.err).toContain("dest_num: expected a decimal number, got 'zzz'");
+    expect(r.err).toMatch(/found by GPU\.SM\[\d+\]\.\w+ during the simulation/);
+    expect(r.err).not.toMatch(/\n\s+at /);
+    const doc = JSON.parse(readFileSync(stats, 'utf8'));
+    expect(doc.stop).toMatchObject({ reason: 'error', partial: true });
   });
 });
 
