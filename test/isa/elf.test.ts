@@ -38,9 +38,22 @@ describe('ELF priorities and program points (paper 004 §3.1-3.2)', () => {
       { pc: 3, isBranch: false, score: 0, recalcOnTaken: false },
       { pc: 7, isBranch: true, score: 2, recalcOnTaken: true },
     ]);
-    expect([...e.recalc]).toEqual([0, 0, 0, ElfRecalc.Always, 0, 0, 0, ElfRecalc.OnTaken, 0, 0]);
     // the hardware calculator reproduces the exact priorities here
     expect(calcAll(e, 10)).toEqual([...e.priority]);
+    expect([...e.calcPriority]).toEqual([3, 2, 1, 0, 5, 4, 3, 2, 255, 255]);
+    // C14 (spec §2.6, R-E3), default 'consistent': at the branch the WPT holds the calculator's 2
+    // (the taken path); after a decrement it is 1. Taken -> pc 2, whose calculated priority is 1:
+    // right. Not taken -> pc 8, calculated 255 (no load after the loop): wrong, so the branch
+    // recalculates when NOT taken. (Before C14 the code was the literal OnTaken.)
+    expect(e.recalcRule).toBe('consistent');
+    expect([...e.recalc]).toEqual([0, 0, 0, ElfRecalc.Always, 0, 0, 0, ElfRecalc.OnNotTaken, 0, 0]);
+    // 'literal' (004 §3.2 as written): the taken path (2) is shorter than the fall-through (255),
+    // so the bit is set and a taken branch recalculates
+    const lit = analyzeElf(build(loop), { recalcRule: 'literal' });
+    expect([...lit.recalc]).toEqual([0, 0, 0, ElfRecalc.Always, 0, 0, 0, ElfRecalc.OnTaken, 0, 0]);
+    expect(lit.points).toEqual(e.points);
+    // 'always': the naive scheme, every instruction
+    expect([...analyzeElf(build(loop), { recalcRule: 'always' }).recalc]).toEqual(new Array(10).fill(ElfRecalc.Always));
   });
 
   it('ignores forward branches by default, and scores them with branches: "all"', () => {
@@ -135,7 +148,54 @@ describe('ELF priorities and program points (paper 004 §3.1-3.2)', () => {
     ]);
     // from pc 2 the calculator sees C at distance 5 > 2 and reports 3: the way round the loop to B
     expect(elfCalculatorPriority(e.points, 2, e.maxScore)).toBe(3);
-    expect(e.recalc[4]).toBe(ElfRecalc.None);
+    // C14: the merged-away branch is no longer a point. The calculator at pc 4 sees C at distance
+    // 3 > 2 and gives 1; decremented: 0. Taken -> pc 1 (B, score 1, distance 0): 0, right. Not
+    // taken -> pc 5: C at distance 2, not > 2, so 2: wrong -> recalculate when not taken.
+    // (Before C14 a branch that was not a point got no code at all.)
+    expect(e.calcPriority[4]).toBe(1);
+    expect(e.recalc[4]).toBe(ElfRecalc.OnNotTaken);
+    // literal: every branch has the bit (§3.2 "extends the instruction format of each branch");
+    // path scores before merging: taken 1 (to B) < fall-through 3 (to C): set -> on taken
+    expect(analyzeElf(fn, { maxProgramPoints: 2, recalcRule: 'literal' }).recalc[4]).toBe(ElfRecalc.OnTaken);
+    // the loads recalculate whether or not they survived the merge (R-E2): A (pc 0) was merged away
+    expect([0, 1, 7].map((pc) => e.recalc[pc])).toEqual([ElfRecalc.Always, ElfRecalc.Always, ElfRecalc.Always]);
+  });
+
+  it('Alg. 2 l.11 lowers the running minimum itself, so a later pair at the unreduced distance loses', () => {
+    const fn = build([
+      'ld.global.u32 %r1, [%rd0];', // 0  A
+      'add.s32 %r0, %r0, 1;', // 1
+      'add.s32 %r0, %r0, 1;', // 2
+      'add.s32 %r0, %r0, 1;', // 3
+      'add.s32 %r0, %r0, 1;', // 4
+      'LOOP:',
+      'ld.global.u32 %r2, [%rd0+4];', // 5  B
+      'add.s32 %r0, %r0, 1;', // 6
+      '@%p0 bra LOOP;', // 7  taken 7->5 = 1, fall-through 7->8->9->10 = 3: score 1, kept
+      'add.s32 %r0, %r0, 1;', // 8
+      'add.s32 %r0, %r0, 1;', // 9
+      'ld.global.u32 %r3, [%rd0+8];', // 10 C
+      'add.s32 %r0, %r0, 1;', // 11
+      'ld.global.u32 %r4, [%rd0+12];', // 12 D
+      'ret;', // 13
+    ]);
+    expect(analyzeElf(fn).points.map((p) => [p.pc, p.isBranch, p.score])).toEqual([
+      [0, false, 0],
+      [5, false, 0],
+      [7, true, 1],
+      [10, false, 0],
+      [12, false, 0],
+    ]);
+    // 4 slots, one merge. l.5 distances: B from A 5; C from the branch getScore(8) + 1 = 3 < 5, so
+    // minDistance = 3, then l.11 subtracts the branch score: 2. D from C: 2, not < 2. So C absorbs
+    // the branch with score 2. (Comparing D with the unreduced 3 would have merged C into D.)
+    const e = analyzeElf(fn, { maxProgramPoints: 4 });
+    expect(e.points.map((p) => [p.pc, p.isBranch, p.score])).toEqual([
+      [0, false, 0],
+      [5, false, 0],
+      [10, false, 2],
+      [12, false, 0],
+    ]);
   });
 
   it('falls back to dropping a branch when no load can absorb its predecessor', () => {
