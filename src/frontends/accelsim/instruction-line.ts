@@ -60,6 +60,10 @@ export function popcount32(mask: number): number {
 // ---------------------------------------------------------------------------------------------
 
 let txt = '';
+/** End (exclusive) of the line being decoded within {@link txt}. */
+let lineEnd = 0;
+/** Start of that line within {@link txt} (columns in errors count from it). */
+let lineStartPos = 0;
 let pos = 0;
 let tokStart = 0;
 let curFile = '';
@@ -67,13 +71,14 @@ let curLine = 0;
 
 const isSpace = (c: number): boolean => c === 32 || c === 9 || c === 13;
 
+/** @param column 1-based position in {@link txt} (made relative to the line here). */
 function failAt(column: number, reason: string, field: string): never {
-  throw new InputError({ file: curFile, line: curLine, column }, reason, field);
+  throw new InputError({ file: curFile, line: curLine, column: column - lineStartPos }, reason, field);
 }
 
 /** Skips spaces and marks the start of the next token; returns false at the end of the line. */
 function nextToken(field: string, required: boolean): boolean {
-  const n = txt.length;
+  const n = lineEnd;
   while (pos < n && isSpace(txt.charCodeAt(pos))) pos++;
   tokStart = pos;
   if (pos >= n) {
@@ -85,12 +90,12 @@ function nextToken(field: string, required: boolean): boolean {
 
 function tokenText(): string {
   let e = tokStart;
-  while (e < txt.length && !isSpace(txt.charCodeAt(e))) e++;
+  while (e < lineEnd && !isSpace(txt.charCodeAt(e))) e++;
   return txt.slice(tokStart, e);
 }
 
 function endOfToken(field: string, what: string): void {
-  if (pos < txt.length && !isSpace(txt.charCodeAt(pos))) failAt(tokStart + 1, `expected ${what}, got '${tokenText()}'`, field);
+  if (pos < lineEnd && !isSpace(txt.charCodeAt(pos))) failAt(tokStart + 1, `expected ${what}, got '${tokenText()}'`, field);
 }
 
 function readDec(field: string, max: number): number {
@@ -99,7 +104,7 @@ function readDec(field: string, max: number): number {
   const start = pos;
   for (;;) {
     const c = txt.charCodeAt(pos);
-    if (c < 48 || c > 57 || pos >= txt.length) break;
+    if (c < 48 || c > 57 || pos >= lineEnd) break;
     v = v * 10 + (c - 48);
     pos++;
   }
@@ -118,7 +123,7 @@ function readSignedDec(field: string): number {
   let v = 0;
   for (;;) {
     const c = txt.charCodeAt(pos);
-    if (c < 48 || c > 57 || pos >= txt.length) break;
+    if (c < 48 || c > 57 || pos >= lineEnd) break;
     v = v * 10 + (c - 48);
     pos++;
   }
@@ -131,7 +136,7 @@ function readSignedDec(field: string): number {
 function readHex(field: string, maxDigits: number): number {
   nextToken(field, true);
   if (txt.charCodeAt(pos) === 48 && (txt.charCodeAt(pos + 1) | 32) === 120) pos += 2; // 0x / 0X
-  while (txt.charCodeAt(pos) === 48 && pos + 1 < txt.length) {
+  while (txt.charCodeAt(pos) === 48 && pos + 1 < lineEnd) {
     const c = txt.charCodeAt(pos + 1);
     if (isSpace(c)) break;
     pos++; // leading zeros
@@ -139,7 +144,7 @@ function readHex(field: string, maxDigits: number): number {
   const start = pos;
   let v = 0;
   for (;;) {
-    if (pos >= txt.length) break;
+    if (pos >= lineEnd) break;
     const c = txt.charCodeAt(pos);
     let d: number;
     if (c >= 48 && c <= 57) d = c - 48;
@@ -162,7 +167,7 @@ let regsGen: Int32Array = EMPTY_I32;
 let regsPred: Int32Array = EMPTY_I32;
 
 /** Reads `count reg...` into {@link regsGen} / {@link regsPred}. */
-function readRegs(countField: string, regField: string): void {
+function readRegs(countField: string, regField: string, keep: boolean): void {
   const count = readDec(countField, 255);
   let g = 0;
   let p = 0;
@@ -182,7 +187,7 @@ function readRegs(countField: string, regField: string): void {
         pos++;
         const start = pos;
         let v = 0;
-        while (pos < txt.length) {
+        while (pos < lineEnd) {
           const c = txt.charCodeAt(pos);
           if (c < 48 || c > 57) break;
           v = v * 10 + (c - 48);
@@ -194,12 +199,12 @@ function readRegs(countField: string, regField: string): void {
           ok = true;
         }
       }
-      if (ok && pos < txt.length && !isSpace(txt.charCodeAt(pos))) ok = false;
+      if (ok && pos < lineEnd && !isSpace(txt.charCodeAt(pos))) ok = false;
     }
     if (!ok) failAt(tokStart + 1, `expected a register R0..R255, RZ, P0..P7 or PT, got '${tokenText()}'`, regField);
   }
-  regsGen = g === 0 ? EMPTY_I32 : scratchGen.slice(0, g);
-  regsPred = p === 0 ? EMPTY_I32 : scratchPred.slice(0, p);
+  regsGen = g === 0 || !keep ? EMPTY_I32 : scratchGen.slice(0, g);
+  regsPred = p === 0 || !keep ? EMPTY_I32 : scratchPred.slice(0, p);
 }
 
 function isOpcodeChar(c: number, first: boolean): boolean {
@@ -208,52 +213,64 @@ function isOpcodeChar(c: number, first: boolean): boolean {
   return (c >= 48 && c <= 57) || c === 95 || c === 46;
 }
 
+// Fields of the line the scanner decoded last (read right after {@link scanLine}).
+let sPc = 0;
+let sMask = 0;
+let sMemWidth = 0;
+let sMode: AddressMode = AddressMode.None;
+let sOpStart = 0;
+let sOpEnd = 0;
+let sOpCol = 0;
+let sSourceLine = 0;
+let sDst: Int32Array = EMPTY_I32;
+let sDstPreds: Int32Array = EMPTY_I32;
+let sSrc: Int32Array = EMPTY_I32;
+let sSrcPreds: Int32Array = EMPTY_I32;
+
 /**
- * Decodes one instruction line.
- *
- * @param text the line without its line break.
- * @param traceLine 1-based line number in the file.
- * @throws InputError for a missing or malformed field, a register other than `R<n>`/`RZ`/
- *   `P<n>`/`PT`, an unknown address mode, a wrong number of addresses, an address above 2^53,
- *   trailing tokens, or an unknown opcode under the `error` policy.
+ * Decodes the line `text[start, end)` into the `s*` fields, its addresses into `addresses`
+ * from `addrAt` (32 entries, lane order; inactive lanes are left as they were) when it is a
+ * memory instruction. Registers are sliced only when `keepRegs` (else only checked).
  */
-export function parseInstructionLine(text: string, traceLine: number, ctx: LineContext): TraceInstruction {
+function scanLine(text: string, start: number, end: number, traceLine: number, ctx: LineContext, keepRegs: boolean, addresses: Float64Array, addrAt: number): void {
   txt = text;
-  pos = 0;
+  pos = start;
+  lineEnd = end;
+  lineStartPos = start;
   curFile = ctx.file;
   curLine = traceLine;
-
-  const sourceLine = ctx.lineinfo ? readDec('line_num', 0x7fffffff) : 0;
-  const pc = readHex('PC', 16);
-  const activeMask = readHex('mask', 8) >>> 0;
-  readRegs('dest_num', 'reg_dest');
-  const dstRegs = regsGen;
-  const dstPreds = regsPred;
+  sSourceLine = ctx.lineinfo ? readDec('line_num', 0x7fffffff) : 0;
+  sPc = readHex('PC', 16);
+  sMask = readHex('mask', 8) >>> 0;
+  readRegs('dest_num', 'reg_dest', keepRegs);
+  sDst = regsGen;
+  sDstPreds = regsPred;
 
   nextToken('opcode', true);
-  const opcodeCol = tokStart + 1;
-  if (!isOpcodeChar(txt.charCodeAt(pos), true)) failAt(opcodeCol, `expected an opcode name, got '${tokenText()}'`, 'opcode');
+  const opAt = tokStart + 1;
+  sOpCol = opAt - start;
+  if (!isOpcodeChar(txt.charCodeAt(pos), true)) failAt(opAt, `expected an opcode name, got '${tokenText()}'`, 'opcode');
   pos++;
-  while (pos < txt.length && !isSpace(txt.charCodeAt(pos))) {
-    if (!isOpcodeChar(txt.charCodeAt(pos), false)) failAt(opcodeCol, `expected an opcode name, got '${tokenText()}'`, 'opcode');
+  while (pos < lineEnd && !isSpace(txt.charCodeAt(pos))) {
+    if (!isOpcodeChar(txt.charCodeAt(pos), false)) failAt(opAt, `expected an opcode name, got '${tokenText()}'`, 'opcode');
     pos++;
   }
-  const opcode = txt.slice(tokStart, pos);
+  sOpStart = tokStart;
+  sOpEnd = pos;
 
-  readRegs('src_num', 'reg_src');
-  const srcRegs = regsGen;
-  const srcPreds = regsPred;
-  const memWidth = readDec('mem_width', 1024);
+  readRegs('src_num', 'reg_src', keepRegs);
+  sSrc = regsGen;
+  sSrcPreds = regsPred;
+  sMemWidth = readDec('mem_width', 1024);
+  const activeMask = sMask;
 
-  let addressMode: AddressMode = AddressMode.None;
-  let addresses = EMPTY_F64;
-  if (memWidth > 0) {
+  sMode = AddressMode.None;
+  if (sMemWidth > 0) {
     const mode = readDec('address_mode', 9);
     const modeCol = tokStart + 1;
-    addresses = new Float64Array(WARP_SIZE);
     if (mode === AddressMode.ListAll) {
       for (let lane = 0; lane < WARP_SIZE; lane++) {
-        if ((activeMask >>> lane) & 1) addresses[lane] = readHex('mem_address', 16);
+        if ((activeMask >>> lane) & 1) addresses[addrAt + lane] = readHex('mem_address', 16);
       }
     } else if (mode === AddressMode.BaseStride) {
       const base = readHex('base_address', 16);
@@ -263,7 +280,7 @@ export function parseInstructionLine(text: string, traceLine: number, ctx: LineC
         if ((activeMask >>> lane) & 1) {
           const a = base + nth * stride;
           if (a < 0 || a > Number.MAX_SAFE_INTEGER) failAt(tokStart + 1, `lane ${lane} address ${a} is outside 0..2^53`, 'stride');
-          addresses[lane] = a;
+          addresses[addrAt + lane] = a;
           nth++;
         }
       }
@@ -278,16 +295,67 @@ export function parseInstructionLine(text: string, traceLine: number, ctx: LineC
           if (addr < 0 || addr > Number.MAX_SAFE_INTEGER) failAt(tokStart + 1, `lane ${lane} address ${addr} is outside 0..2^53`, 'delta');
         }
         first = false;
-        addresses[lane] = addr;
+        addresses[addrAt + lane] = addr;
       }
     } else {
       failAt(modeCol, `unknown address compression mode ${mode} (0 list, 1 base+stride, 2 base+delta)`, 'address_mode');
     }
-    addressMode = mode as AddressMode;
+    sMode = mode as AddressMode;
   }
   if (nextToken('', false)) failAt(tokStart + 1, `unexpected token '${tokenText()}' after the end of the instruction`, 'line');
+}
 
-  const info = ctx.mapper.lookup(opcode, ctx.arch, ctx.file, traceLine, opcodeCol);
-  return new Instruction(pc, activeMask, opcode, info.id, info.opClass, info, dstRegs, dstPreds, srcRegs, srcPreds,
-    memWidth, addressMode, addresses, sourceLine, traceLine);
+/**
+ * Decodes one instruction line.
+ *
+ * @param text the line without its line break.
+ * @param traceLine 1-based line number in the file.
+ * @throws InputError for a missing or malformed field, a register other than `R<n>`/`RZ`/
+ *   `P<n>`/`PT`, an unknown address mode, a wrong number of addresses, an address above 2^53,
+ *   trailing tokens, or an unknown opcode under the `error` policy.
+ */
+export function parseInstructionLine(text: string, traceLine: number, ctx: LineContext): TraceInstruction {
+  const scratch = SCRATCH_ADDRESSES;
+  scratch.fill(0);
+  scanLine(text, 0, text.length, traceLine, ctx, true, scratch, 0);
+  const addresses = sMemWidth > 0 ? scratch.slice() : EMPTY_F64;
+  const opcode = text.slice(sOpStart, sOpEnd);
+  const info = ctx.mapper.lookup(opcode, ctx.arch, ctx.file, traceLine, sOpCol);
+  return new Instruction(sPc, sMask, opcode, info.id, info.opClass, info, sDst, sDstPreds, sSrc, sSrcPreds,
+    sMemWidth, sMode, addresses, sSourceLine, traceLine);
+}
+
+const SCRATCH_ADDRESSES = new Float64Array(WARP_SIZE);
+
+/**
+ * Where {@link scanInstructionLine} leaves a line's fields (one object, overwritten by every
+ * call: read it before the next).
+ */
+export interface ScannedLine {
+  /** PC (bytes). */
+  pc: number;
+  /** Active mask (bit l = lane l). */
+  activeMask: number;
+  /** Bytes per lane, 0 for a non-memory instruction. */
+  memWidth: number;
+}
+
+const SCANNED: ScannedLine = { pc: 0, activeMask: 0, memWidth: 0 };
+
+/**
+ * Decodes the instruction line `text[start, end)` without allocating: the PC, mask and memory
+ * width go to the returned (shared) object, the lane addresses of a memory instruction to
+ * `addresses[addrAt .. addrAt + 31]` (inactive lanes are left as they were). Every field is
+ * checked as {@link parseInstructionLine} checks it, except that the opcode is not looked up
+ * (the caller knows the PC's static instruction).
+ *
+ * @param traceLine 1-based line number in the file (for errors).
+ * @throws InputError as {@link parseInstructionLine}, with the column counted from `start`.
+ */
+export function scanInstructionLine(text: string, start: number, end: number, traceLine: number, ctx: LineContext, addresses: Float64Array, addrAt: number): ScannedLine {
+  scanLine(text, start, end, traceLine, ctx, false, addresses, addrAt);
+  SCANNED.pc = sPc;
+  SCANNED.activeMask = sMask;
+  SCANNED.memWidth = sMemWidth;
+  return SCANNED;
 }

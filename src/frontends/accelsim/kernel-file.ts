@@ -20,7 +20,7 @@ import { closeSync, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InputError } from '../../errors.ts';
-import { parseInstructionLine, WARP_SIZE, type LineContext } from './instruction-line.ts';
+import { parseInstructionLine, scanInstructionLine, WARP_SIZE, type LineContext } from './instruction-line.ts';
 import { archForBinaryVersion, SASS_ARCH_NAME, type SassArch, type SassOpcodeMapper } from './opcodes.ts';
 import type { Dim3, TraceInstruction, TraceKernelHeader } from './types.ts';
 
@@ -103,6 +103,33 @@ export interface TraceCta {
   readonly warps: readonly TraceWarp[];
   /** Dynamic warp instructions of the CTA. */
   readonly instructionCount: number;
+}
+
+/**
+ * One CTA decoded for the timing model ({@link TraceKernel.packedCta}): the dynamic instructions
+ * of every warp in flat typed arrays, no object per instruction (a CTA stays resident for its
+ * whole run, so per-instruction objects were the trace run's main garbage-collection load).
+ * Warp `w`'s instructions are `first[w] .. first[w] + count[w] - 1`, in program order.
+ */
+export interface PackedTraceCta {
+  /** Position of the CTA in the file (0-based). */
+  readonly index: number;
+  /** CTA id (`thread block = x,y,z`). */
+  readonly id: Dim3;
+  /** First instruction of each warp (indexed by warp id; `warpsPerCta` entries). */
+  readonly first: Int32Array;
+  /** Instructions of each warp (0 for a warp the file omits). */
+  readonly count: Int32Array;
+  /** PC (bytes) of each instruction. */
+  readonly pc: Float64Array;
+  /** Active mask of each instruction (bit l = lane l; read with `>>> 0` for the unsigned value). */
+  readonly activeMask: Int32Array;
+  /** Bytes per lane of each instruction, 0 for a non-memory instruction. */
+  readonly memWidth: Uint16Array;
+  /** Offset in {@link addresses} of a memory instruction's 32 lane addresses, -1 otherwise. */
+  readonly addressAt: Int32Array;
+  /** Lane addresses (bytes), 32 per memory instruction; inactive lanes are 0. */
+  readonly addresses: Float64Array;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -354,20 +381,7 @@ export class TraceKernel {
    *   Error if the kernel was closed.
    */
   cta(index: number): TraceCta {
-    this.checkIndex(index);
-    if (this.fd < 0) throw new Error(`${this.file}: kernel trace is closed`);
-    const start = this.ctaStart[index]!;
-    const len = this.ctaEnd[index]! - start;
-    const buf = Buffer.allocUnsafe(len);
-    let got = 0;
-    while (got < len) {
-      const n = readSync(this.fd, buf, got, len - got, start + got);
-      if (n === 0) throw new InputError({ file: this.file, line: this.ctaLine[index] }, 'the file changed or shrank after it was indexed');
-      got += n;
-    }
-    this.bytesRead += len;
-    this.ctaReads++;
-    return this.decodeCta(index, buf.toString('latin1'));
+    return this.decodeCta(index, this.readCtaText(index));
   }
 
   /**
@@ -395,6 +409,96 @@ export class TraceKernel {
       out.set(t.pcs[i]!, parseInstructionLine(buf.toString('latin1'), t.lineNos[i]!, this.ctx));
     }
     return out;
+  }
+
+  /**
+   * Reads and decodes the `index`-th CTA into flat arrays ({@link PackedTraceCta}): the timing
+   * model's path, with the same checks as {@link cta} except the opcode lookup (the PC's static
+   * instruction, from {@link staticInstructions}, has it).
+   *
+   * @throws InputError for a malformed instruction line (file, line, column, field);
+   *   RangeError for an index outside `0..ctaCount-1`; Error if the kernel was closed.
+   */
+  packedCta(index: number): PackedTraceCta {
+    const text = this.readCtaText(index);
+    const firstLine = this.ctaLine[index]!;
+    const n = this.ctaInsts[index]!;
+    const warps = this.warpsPerCta;
+    const first = new Int32Array(warps);
+    const count = new Int32Array(warps);
+    const pc = new Float64Array(n);
+    const activeMask = new Int32Array(n);
+    const memWidth = new Uint16Array(n);
+    const addressAt = new Int32Array(n);
+    let addresses = new Float64Array(WARP_SIZE * Math.min(Math.max(n, 1), 64));
+    let addrUsed = 0;
+    let warp = -1;
+    let k = 0;
+    let lineNo = firstLine - 1;
+    const file = this.file;
+    for (let start = 0; start < text.length; ) {
+      let end = text.indexOf('\n', start);
+      if (end < 0) end = text.length;
+      const next = end + 1;
+      lineNo++;
+      if (end > start && text.charCodeAt(end - 1) === 13) end--;
+      let s0 = start;
+      while (s0 < end && (text.charCodeAt(s0) === 32 || text.charCodeAt(s0) === 9)) s0++;
+      const c0 = s0 < end ? text.charCodeAt(s0) : -1;
+      const hexDigit = (c0 >= 48 && c0 <= 57) || (c0 >= 97 && c0 <= 102) || (c0 >= 65 && c0 <= 70);
+      if (!hexDigit || text.startsWith('insts', s0)) {
+        if (c0 === 119 /* w */ && text.startsWith('warp', s0)) {
+          const m = WARP_LINE.exec(text.slice(s0, end).trimEnd());
+          if (!m) throw new InputError({ file, line: lineNo }, `malformed warp line '${text.slice(s0, end)}'`, 'warp');
+          warp = Number(m[1]);
+          if (warp >= warps) throw new InputError({ file, line: lineNo }, `warp ${warp} is outside 0..${warps - 1}`, 'warp');
+          first[warp] = k;
+        }
+        // '#', 'thread block', 'insts' and blank lines: checked by the open pass
+        start = next;
+        continue;
+      }
+      if (warp < 0) throw new InputError({ file, line: lineNo }, 'instruction line before any warp line', 'warp');
+      if (k >= n) throw new InputError({ file, line: lineNo }, 'the file changed after it was indexed (more instruction lines)', 'insts');
+      if (addrUsed + WARP_SIZE > addresses.length) {
+        const bigger = new Float64Array(addresses.length * 2);
+        bigger.set(addresses);
+        addresses = bigger;
+      }
+      const line = scanInstructionLine(text, s0, end, lineNo, this.ctx, addresses, addrUsed);
+      pc[k] = line.pc;
+      activeMask[k] = line.activeMask | 0;
+      memWidth[k] = line.memWidth;
+      if (line.memWidth > 0) {
+        addressAt[k] = addrUsed;
+        addrUsed += WARP_SIZE;
+      } else {
+        addressAt[k] = -1;
+      }
+      count[warp]!++;
+      k++;
+      start = next;
+    }
+    if (k !== n) throw new InputError({ file, line: firstLine }, `the file changed after it was indexed (${k} of ${n} instruction lines)`, 'insts');
+    return { index, id: this.ctaIds[index]!, first, count, pc, activeMask, memWidth, addressAt, addresses };
+  }
+
+  /** The `index`-th CTA's text (its byte range only). */
+  private readCtaText(index: number): string {
+    this.checkIndex(index);
+    if (this.fd < 0) throw new Error(`${this.file}: kernel trace is closed`);
+    const start = this.ctaStart[index]!;
+    const len = this.ctaEnd[index]! - start;
+    const buf = Buffer.allocUnsafe(len);
+    let got = 0;
+    while (got < len) {
+      const n = readSync(this.fd, buf, got, len - got, start + got);
+      if (n === 0) throw new InputError({ file: this.file, line: this.ctaLine[index] }, 'the file changed or shrank after it was indexed');
+      got += n;
+    }
+    this.bytesRead += len;
+    this.ctaReads++;
+    return buf.toString('latin1');
   }
 
   /** Iterates over every CTA in file order, reading one at a time. */

@@ -18,8 +18,7 @@ import { OpClass, StateSpace, type Instruction } from '../../isa/ir.ts';
 import type { TimingCta, TimingKernel, TimingWarp } from '../../model/gpu-context.ts';
 import type { InstExecTiming } from '../../model/sm/exec-units.ts';
 import { ExecUnit } from './opcodes.ts';
-import type { TraceKernel } from './kernel-file.ts';
-import type { TraceInstruction } from './types.ts';
+import type { PackedTraceCta, TraceKernel } from './kernel-file.ts';
 
 /** Scoreboard index of predicate register P<n>. */
 export const PREDICATE_BASE = 256;
@@ -30,7 +29,10 @@ export const TRACE_REG_COUNT = PREDICATE_BASE + 8;
  * A static trace instruction: the IR fields the SM reads, plus its own unit timing when the run
  * has a trace.config ({@link TraceTimingOptions.unitTiming}).
  */
-type StaticInst = Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'> & Partial<InstExecTiming>;
+type StaticInst = Pick<Instruction, 'opClass' | 'srcRegs' | 'dstRegs' | 'longLatency' | 'line'> & Partial<InstExecTiming> & {
+  /** State space of a memory instruction (from the opcode table), `None` otherwise. */
+  readonly space: StateSpace;
+};
 
 /** Options of {@link TraceTimingKernel}. */
 export interface TraceTimingOptions {
@@ -56,7 +58,7 @@ function gcd(a: number, b: number): number {
 }
 
 /** Static entry for a PC the trace never executed (fetched, then flushed, never issued). */
-const PLACEHOLDER: StaticInst = Object.freeze({ opClass: OpClass.Alu, srcRegs: new Int32Array(0), dstRegs: new Int32Array(0), longLatency: false, line: 0 });
+const PLACEHOLDER: StaticInst = Object.freeze({ opClass: OpClass.Alu, srcRegs: new Int32Array(0), dstRegs: new Int32Array(0), longLatency: false, line: 0, space: StateSpace.None });
 
 function popcount(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
@@ -68,9 +70,18 @@ class TraceTimingCta implements TimingCta {
   readonly warps: TraceTimingWarp[];
   /** Warps waiting at the barrier. */
   arrived = 0;
+  /** The CTA's instructions ({@link PackedTraceCta}). */
+  readonly packed: PackedTraceCta;
+  /** Static index of each instruction's PC (looked up once, here). */
+  readonly staticIndex: Int32Array;
 
-  constructor(kernel: TraceTimingKernel, instructions: readonly (readonly TraceInstruction[])[]) {
-    this.warps = instructions.map((list) => new TraceTimingWarp(kernel, this, list));
+  constructor(kernel: TraceTimingKernel, packed: PackedTraceCta) {
+    this.packed = packed;
+    const n = packed.pc.length;
+    this.staticIndex = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.staticIndex[i] = kernel.staticIndex(packed.pc[i]!);
+    this.warps = [];
+    for (let w = 0; w < packed.first.length; w++) this.warps.push(new TraceTimingWarp(kernel, this, packed.first[w]!, packed.count[w]!));
   }
 
   /** A warp reached a barrier: release everyone when all unfinished warps are there. */
@@ -92,24 +103,25 @@ class TraceTimingCta implements TimingCta {
 class TraceTimingWarp implements TimingWarp {
   atBarrier = -1;
   clock = 0;
-  private cursor = 0;
-  private readonly kernel: TraceTimingKernel;
+  /** Index (in the CTA's arrays) of the next instruction; `end` when done. */
+  private cursor: number;
+  private readonly end: number;
+  private readonly code: StaticInst[];
   private readonly cta: TraceTimingCta;
-  private readonly list: readonly TraceInstruction[];
 
-  constructor(kernel: TraceTimingKernel, cta: TraceTimingCta, list: readonly TraceInstruction[]) {
-    this.kernel = kernel;
+  constructor(kernel: TraceTimingKernel, cta: TraceTimingCta, first: number, count: number) {
+    this.code = kernel.module.functions[0]!.instructions;
     this.cta = cta;
-    this.list = list;
+    this.cursor = first;
+    this.end = first + count;
   }
 
   get done(): boolean {
-    return this.cursor >= this.list.length;
+    return this.cursor >= this.end;
   }
 
   get pc(): number {
-    const ins = this.list[this.cursor];
-    return ins === undefined ? -1 : this.kernel.staticIndex(ins.pc);
+    return this.cursor < this.end ? this.cta.staticIndex[this.cursor]! : -1;
   }
 
   get functionIndex(): number {
@@ -117,35 +129,48 @@ class TraceTimingWarp implements TimingWarp {
   }
 
   get nextInstruction(): StaticInst | undefined {
-    const ins = this.list[this.cursor];
-    return ins === undefined ? undefined : this.kernel.module.functions[0]!.instructions[this.kernel.staticIndex(ins.pc)];
+    return this.cursor < this.end ? this.code[this.cta.staticIndex[this.cursor]!] : undefined;
   }
 
   step(info: WarpStepInfo): void {
-    const ins = this.list[this.cursor++]!;
-    const mem = ins.opClass === OpClass.Load || ins.opClass === OpClass.Store || ins.opClass === OpClass.Atomic;
-    info.pc = this.kernel.staticIndex(ins.pc);
+    const i = this.cursor++;
+    const cta = this.cta;
+    const packed = cta.packed;
+    const pc = cta.staticIndex[i]!;
+    const ins = this.code[pc]!;
+    const opClass = ins.opClass;
+    const mem = opClass === OpClass.Load || opClass === OpClass.Store || opClass === OpClass.Atomic;
+    const mask = packed.activeMask[i]! >>> 0;
+    info.pc = pc;
     info.functionIndex = 0;
-    info.warpMask = ins.activeMask;
-    info.activeMask = ins.activeMask;
-    info.activeCount = popcount(ins.activeMask);
-    info.accessBytes = mem ? ins.memWidth : 0;
-    const space = ins.info.space;
+    info.warpMask = mask;
+    info.activeMask = mask;
+    info.activeCount = popcount(mask);
+    info.accessBytes = mem ? packed.memWidth[i]! : 0;
+    const space = ins.space;
     info.space = mem ? (space === StateSpace.None ? StateSpace.Global : space) : StateSpace.None;
-    info.isLoad = ins.opClass === OpClass.Load || ins.opClass === OpClass.Atomic;
-    info.isStore = ins.opClass === OpClass.Store;
-    if (mem) info.addresses.set(ins.addresses);
+    info.isLoad = opClass === OpClass.Load || opClass === OpClass.Atomic;
+    info.isStore = opClass === OpClass.Store;
+    if (mem) {
+      // a memory opcode traced with mem_width 0 has no addresses: nothing to copy
+      const at = packed.addressAt[i]!;
+      if (at >= 0) {
+        const dst = info.addresses;
+        const src = packed.addresses;
+        for (let lane = 0; lane < 32; lane++) dst[lane] = src[at + lane]!;
+      }
+    }
     info.exited = this.done;
     info.atBarrier = false;
-    const next = this.list[this.cursor];
-    info.nextPc = next === undefined ? -1 : this.kernel.staticIndex(next.pc);
-    info.nextFunctionIndex = next === undefined ? -1 : 0;
-    if (ins.opClass === OpClass.Barrier) {
+    const hasNext = this.cursor < this.end;
+    info.nextPc = hasNext ? cta.staticIndex[this.cursor]! : -1;
+    info.nextFunctionIndex = hasNext ? 0 : -1;
+    if (opClass === OpClass.Barrier) {
       this.atBarrier = 0;
       info.atBarrier = true;
-      this.cta.arrive();
+      cta.arrive();
     } else if (this.done) {
-      this.cta.tryRelease();
+      cta.tryRelease();
     }
   }
 }
@@ -201,6 +226,7 @@ export class TraceTimingKernel implements TimingKernel {
         dstRegs: regsOf(ins.dstRegs, ins.dstPreds),
         longLatency: ins.info.longLatency,
         line: ins.traceLine,
+        space: ins.info.space,
       };
       code[index] = own
         ? {
@@ -223,7 +249,7 @@ export class TraceTimingKernel implements TimingKernel {
   }
 
   createCta(index: number): TimingCta {
-    return new TraceTimingCta(this, this.trace.cta(index).warps.map((w) => w.instructions));
+    return new TraceTimingCta(this, this.trace.packedCta(index));
   }
 
   releaseCta(): void {
