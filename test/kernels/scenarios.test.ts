@@ -397,6 +397,59 @@ const scenarioSanity: Record<string, Sanity> = {
     expect([...used].sort()).toEqual([0, 1, 2, 3]);
     expect(new Set(Array.from(ops.slice(0, 32), (o) => o & 3)).size).toBeGreaterThan(1);
   },
+  phase_msl(initial, result) {
+    // Thread g re-computed with BigInt arithmetic modulo 2^32 (T = 4096, 4 iterations, mask 0).
+    const A = initial.A as Uint32Array;
+    const B = initial.B as Uint32Array;
+    const out = result.out as Uint32Array;
+    const M = (1n << 32n) - 1n;
+    const mix = (v: bigint, shift: bigint, mul: bigint): bigint => ((v ^ (v >> shift)) * mul) & M;
+    for (let g = 0; g < 4096; g += 61) {
+      let run = BigInt(g);
+      let acc = 0n;
+      for (let it = 0; it < 4; it++) {
+        for (let k = 0; k < 12; k++) run = mix(run, 15n, 0x2c1b3c6dn);
+        let x = BigInt(B[it * 4096 + g]!) ^ run;
+        for (let k = 0; k < 48; k++) x = mix(x, 13n, 0x297a2d39n);
+        acc = (acc + x) & M;
+      }
+      expect(out[g], `thread ${g}`).toBe(Number(acc));
+    }
+    // A is only an address offset under mask 0: the result does not depend on it, and the
+    // outputs are all distinct 32-bit hashes.
+    expect(A.length).toBe(16384);
+    expect(new Set(nums(out)).size).toBe(4096);
+  },
+  phase_long4(initial, result) {
+    // In binary64: 48 steps of t = 0.999 t + 0.001 from v, plus the four loads; 4 phases.
+    const X = initial.X as Float32Array;
+    const out = result.out as Float32Array;
+    for (let g = 0; g < 4096; g++) {
+      let v = 0;
+      for (let s = 0; s < 4; s++) {
+        let t = v;
+        for (let k = 0; k < 48; k++) t = t * 0.999 + 0.001;
+        v = t + X[4 * s * 4096 + g]! + X[(4 * s + 1) * 4096 + g]! + X[(4 * s + 2) * 4096 + g]! + X[(4 * s + 3) * 4096 + g]!;
+      }
+      expect(Math.abs(out[g]! - v), `thread ${g}`).toBeLessThan(1e-4);
+    }
+  },
+  l1i_bigcode(initial, result) {
+    // Thread g re-computed with BigInt arithmetic modulo 2^32 (T = 2048, 2 iterations of 4 chunks).
+    const src = initial.src as Uint32Array;
+    const out = result.out as Uint32Array;
+    const M = (1n << 32n) - 1n;
+    for (let g = 0; g < 2048; g += 53) {
+      let x = BigInt(g);
+      for (let it = 0; it < 2; it++) {
+        for (let c = 0; c < 4; c++) {
+          x ^= BigInt(src[(4 * it + c) * 2048 + g]!);
+          for (let k = 0; k < 40; k++) x = ((x ^ (x >> BigInt(7 + 2 * c))) * 0x9e3779b1n) & M;
+        }
+      }
+      expect(out[g], `thread ${g}`).toBe(Number(x));
+    }
+  },
   pointer_chase(initial, result) {
     // Walking 3000 steps of a single 4096-cycle visits 3000 distinct indices.
     const next = initial.next as Uint32Array;

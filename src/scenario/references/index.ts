@@ -11,10 +11,13 @@ import { dpoly } from './dpoly.ts';
 import { histogramGlobal } from './histogram-global.ts';
 import { histogramSmem } from './histogram-smem.ts';
 import { kmeansAssign } from './kmeans-assign.ts';
+import { l1iBigcode } from './l1i-bigcode.ts';
 import { ludDiagonal } from './lud-diagonal.ts';
 import { matmulTiled } from './matmul-tiled.ts';
 import { nwTile } from './nw-tile.ts';
 import { opTable } from './op-table.ts';
+import { phaseLong4 } from './phase-long4.ts';
+import { phaseMsl } from './phase-msl.ts';
 import { pointerChase } from './pointer-chase.ts';
 import { reduceShfl } from './reduce-shfl.ts';
 import { reduceSmem } from './reduce-smem.ts';
@@ -54,6 +57,9 @@ export const kernelReferences: Record<string, KernelReference> = {
   tex_resize: texResize,
   surf_sobel: surfSobel,
   op_table: opTable,
+  phase_msl: phaseMsl,
+  phase_long4: phaseLong4,
+  l1i_bigcode: l1iBigcode,
 };
 
 export type {
