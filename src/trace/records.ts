@@ -66,9 +66,107 @@ export interface CounterRecord {
 /** Any trace record. */
 export type TraceRecord = MetaRecord | MessageRecord | SpanTraceRecord | StateRecord | CounterRecord;
 
-/** JSON encoding used by every sink: bigints as decimal strings, typed arrays as arrays. */
+/**
+ * JSON encoding used by every sink: bigints as decimal strings, typed arrays as arrays, maps as
+ * objects; keys in the order the record types above declare them (a key whose value is
+ * `undefined` is left out, as `JSON.stringify` does). Message, span, state and counter records
+ * are written field by field (names quoted once and cached): only a message payload goes through
+ * the generic encoder, which was most of the cost of a full trace (issue 11).
+ */
 export function encodeRecord(rec: TraceRecord): string {
-  return JSON.stringify(rec, jsonReplacer);
+  switch (rec.t) {
+    case 'msg':
+      return `{"t":"msg","id":${num(rec.id)},"kind":${quote(rec.kind)},"src":${quote(rec.src)},"srcPort":${quote(rec.srcPort)},` +
+        `"dst":${quote(rec.dst)},"dstPort":${quote(rec.dstPort)},"send":${num(rec.send)},"deliver":${num(rec.deliver)},` +
+        `"replyTo":${num(rec.replyTo)},"bytes":${num(rec.bytes)}${payloadField(rec.payload)}}`;
+    case 'span':
+      return `{"t":"span","unit":${quote(rec.unit)},"name":${quote(rec.name)},"start":${num(rec.start)},"end":${num(rec.end)},"msgId":${num(rec.msgId)}` +
+        `${rec.reason === undefined ? '' : `,"reason":${quote(rec.reason)}`}${rec.tags === undefined ? '' : `,"tags":${encodeValue(rec.tags)}`}}`;
+    case 'state':
+      return `{"t":"state","time":${num(rec.time)},"unit":${quote(rec.unit)},"value":${quote(rec.value)}}`;
+    case 'counter':
+      return `{"t":"counter","time":${num(rec.time)},"name":${quote(rec.name)},"value":${num(rec.value)}}`;
+    default:
+      return JSON.stringify(rec, jsonReplacer);
+  }
+}
+
+/** A number as JSON writes it (`null` for NaN and infinities). */
+function num(v: number): string {
+  return Number.isFinite(v) ? `${v}` : 'null';
+}
+
+const QUOTED = new Map<string, string>();
+/** Distinct strings kept quoted (unit, port and kind names repeat; a payload-like string would not). */
+const QUOTED_MAX = 1 << 16;
+
+/** A string as a JSON string literal, cached. */
+function quote(v: string): string {
+  let q = QUOTED.get(v);
+  if (q === undefined) {
+    q = JSON.stringify(v);
+    if (QUOTED.size < QUOTED_MAX) QUOTED.set(v, q);
+  }
+  return q;
+}
+
+/** `,"payload":...`, or nothing for a payload JSON leaves out (undefined, a function, a symbol). */
+function payloadField(payload: unknown): string {
+  const v = encodeValue(payload);
+  return v === undefined ? '' : `,"payload":${v}`;
+}
+
+/**
+ * `JSON.stringify(value, jsonReplacer)` for the values messages carry, written in plain code
+ * (a replacer function makes V8 leave its fast path: twice the cost): plain objects, arrays,
+ * typed arrays, numbers, strings, booleans, null, bigints. Anything with `toJSON`, a Map or a
+ * DataView goes through `JSON.stringify` itself. Returns undefined where JSON writes nothing.
+ */
+export function encodeValue(v: unknown): string | undefined {
+  switch (typeof v) {
+    case 'number':
+      return num(v);
+    case 'string':
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      return `"${v}"`;
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) {
+          if (i > 0) out += ',';
+          out += encodeValue(v[i]) ?? 'null';
+        }
+        return out + ']';
+      }
+      if (ArrayBuffer.isView(v) && !(v instanceof DataView)) {
+        const a = v as unknown as ArrayLike<number | bigint>;
+        let out = '[';
+        for (let i = 0; i < a.length; i++) {
+          if (i > 0) out += ',';
+          const e = a[i]!;
+          out += typeof e === 'bigint' ? `"${e}"` : num(e);
+        }
+        return out + ']';
+      }
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function' || v instanceof Map || v instanceof DataView) return JSON.stringify(v, jsonReplacer);
+      let out = '{';
+      let first = true;
+      const obj = v as Record<string, unknown>;
+      for (const key of Object.keys(obj)) {
+        const e = encodeValue(obj[key]);
+        if (e === undefined) continue;
+        out += `${first ? '' : ','}${quote(key)}:${e}`;
+        first = false;
+      }
+      return out + '}';
+    }
+    default:
+      return undefined; // undefined, functions, symbols
+  }
 }
 
 function jsonReplacer(_key: string, value: unknown): unknown {
