@@ -89,7 +89,7 @@ export interface RunResult {
 const WAKE_EVENT = { type: 'wake' } as const;
 
 /** A port with the engine's occupancy-coalescing marks (set only while occupancy is observed). */
-type OccupancyTracked = (OutPort | InPort) & { occupancyPending?: boolean; occupancyReported?: number };
+type OccupancyTracked = (OutPort | InPort) & { occupancyPending?: boolean; occupancyReported?: number; scopeGen?: number; inScope?: boolean };
 
 /** Per-instance runtime: the unit's io, its actor and its wake bookkeeping. */
 class UnitRuntime implements UnitIo, PortOwner, EventHandler {
@@ -142,8 +142,19 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
   }
 
   get tracing(): boolean {
-    return this.engine.spansObserved;
+    const engine = this.engine;
+    if (!engine.spansObserved) return false;
+    if (this.scopeGen !== engine.scopeGen) {
+      this.scopeGen = engine.scopeGen;
+      this.inScope = engine.inObservationScope(this.name);
+    }
+    return this.inScope;
   }
+
+  /** {@link Engine.scopeGen} when {@link inScope} was computed. */
+  private scopeGen = -1;
+  /** Whether this unit's spans are wanted under the engine's observation scope. */
+  private inScope = true;
 
   out(port: string): OutPort {
     const p = this.outPorts.get(port);
@@ -197,10 +208,9 @@ class UnitRuntime implements UnitIo, PortOwner, EventHandler {
   }
 
   span(name: string, start: Picoseconds, end: Picoseconds, msgId = -1, reason?: string, tags?: Record<string, string | number | boolean>): void {
-    const engine = this.engine;
-    if (!engine.spansObserved) return;
-    const rec: SpanRecord = { unit: this.name, name, start, end, msgId, ...(reason ? { reason } : {}), ...(tags ? { tags } : {}) };
-    engine.spans$.next(rec);
+    if (!this.tracing) return;
+    const rec: SpanRecord = reason === undefined && tags === undefined ? { unit: this.name, name, start, end, msgId } : { unit: this.name, name, start, end, msgId, ...(reason ? { reason } : {}), ...(tags ? { tags } : {}) };
+    this.engine.spans$.next(rec);
   }
 
   /** Wake event fired. */
@@ -360,6 +370,27 @@ export class Engine implements PortHost, LinkHost {
     return this.observable && this.spans$.observed;
   }
 
+  /**
+   * Limits what span and occupancy observers are sent to the units (and ports) `accepts` names
+   * (a port by its `unit.port` name); null lifts the limit. A trace filtered to a few units sets
+   * it, so the other units build no span record and report no occupancy (issue 11: a trace of one
+   * SM cost as much as a full one). It applies to every observer of `spans$` and `occupancy$`:
+   * whoever sets it must be their only observer, or want the same units.
+   */
+  setObservationScope(accepts: ((name: string) => boolean) | null): void {
+    this.observationScope = accepts;
+    this.scopeGen++;
+  }
+
+  /** Whether unit (or port) `name` is inside the observation scope (true without one). */
+  inObservationScope(name: string): boolean {
+    return this.observationScope === null || this.observationScope(name);
+  }
+
+  private observationScope: ((name: string) => boolean) | null = null;
+  /** Bumped by {@link setObservationScope}: units and ports recompute their cached answer. */
+  scopeGen = 0;
+
   /** Whether occupancy observers exist. */
   get occupancyObserved(): boolean {
     return this.observable && this.occupancy$.observed;
@@ -382,6 +413,13 @@ export class Engine implements PortHost, LinkHost {
   reportOccupancy(port: OutPort | InPort, _occupancy: number): void {
     const p = port as OccupancyTracked;
     if (p.occupancyPending === true) return;
+    if (this.observationScope !== null) {
+      if (p.scopeGen !== this.scopeGen) {
+        p.scopeGen = this.scopeGen;
+        p.inScope = this.observationScope(p.fullName);
+      }
+      if (p.inScope !== true) return;
+    }
     p.occupancyPending = true;
     this.occupancyDirty.push(p);
   }

@@ -23,6 +23,8 @@ export class TraceRecorder {
   private readonly sinks: readonly TraceSink[];
   private readonly filter: TraceFilter;
   private closed = false;
+  /** The engine whose observation scope this recorder set (cleared on close). */
+  private scopedEngine: Engine | null = null;
 
   /** @param scenarioName written in the meta record */
   constructor(engine: Engine, sinks: readonly TraceSink[], scenarioName: string, options: RecorderOptions = {}) {
@@ -38,6 +40,11 @@ export class TraceRecorder {
       units: engine.unitNames().map((name) => ({ name, kind: engine.unitKind(name), clock: engine.unit(name).clock.name })),
     };
     this.emit(meta);
+    // A unit filter also scopes what the engine builds: other units make no span or occupancy record.
+    if (this.filter.unitFiltered && (options.spans ?? true) && (options.occupancy ?? true)) {
+      engine.setObservationScope((name) => this.filter.acceptsUnit(name));
+      this.scopedEngine = engine;
+    }
     this.subs.push(
       engine.delivered$.subscribe((m) => {
         // Out of the unit filter: drop before building the record.
@@ -99,6 +106,7 @@ export class TraceRecorder {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.scopedEngine?.setObservationScope(null);
     for (const s of this.subs) s.unsubscribe();
     for (const sink of this.sinks) sink.close();
   }

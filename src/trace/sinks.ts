@@ -207,6 +207,11 @@ export class TraceFilter {
     return this.unitMatch === null && this.kindMatch === null && this.from === -Infinity && this.to === Infinity;
   }
 
+  /** Whether a unit filter is set. */
+  get unitFiltered(): boolean {
+    return this.unitMatch !== null;
+  }
+
   /** Whether records of unit (or counter) `name` can pass the unit filter (true without one). */
   acceptsUnit(name: string): boolean {
     return this.unitMatch === null || this.unitMatch(name);

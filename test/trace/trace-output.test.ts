@@ -163,3 +163,23 @@ describe('output files', () => {
     expect(bad.err).toMatch(/^error: .*plain-file\/s\.json: cannot write output file \(E[A-Z]+: [^)]+\)\n$/);
   });
 });
+
+describe('a trace filtered to some units', () => {
+  it('holds exactly the full trace records the filter accepts, though other units build no spans or occupancy (observation scope)', async () => {
+    const full = join(dir, 'scope-full.jsonl');
+    const part = join(dir, 'scope-part.jsonl');
+    const units = ['GEN[3]', 'MEM[1]*'];
+    const base = ['run', scenarioFile, ...short, '-q', '--set', 'checks[0].value=640'];
+    expect((await runCli([...base, '--trace', full])).code).toBe(0);
+    expect((await runCli([...base, '--trace', part, '--trace-units', units.join(',')])).code).toBe(0);
+    const filter = new TraceFilter({ units });
+    const fullLines = readFileSync(full, 'utf8').trim().split('\n');
+    const expected = fullLines.filter((l) => filter.accepts(JSON.parse(l) as TraceRecord));
+    const got = readFileSync(part, 'utf8').trim().split('\n');
+    expect(got).toEqual(expected);
+    // the filter kept records of every kind the scope gates, and dropped most of the run
+    const kinds = new Set(got.map((l) => (JSON.parse(l) as TraceRecord).t));
+    expect([...kinds].sort()).toEqual(['counter', 'meta', 'msg', 'span']);
+    expect(got.length * 4).toBeLessThan(fullLines.length);
+  });
+});
