@@ -9,16 +9,38 @@ import type { UnitIo } from '../../src/sim/unit.ts';
 import type { SmIssueState } from './state.ts';
 
 /**
+ * Accounts one active cycle's in-flight work, after the pipelines drained to it: AMAT overlap
+ * (000 §4.4.1: memory instructions in flight while an arithmetic one is), and the ALU / memory
+ * load and cycle class of 000 §3.5.4 (Figs. 3.9, 3.10; C12 of `specs/warp-level.md` §4). ALU in
+ * flight: instructions in the execution pipelines (ISSUE's view: issue cycle to completion,
+ * `ExecUnits.inFlight`); memory in flight: memory instructions issued and not written back.
+ */
+export function accountInflight(s: SmIssueState): void {
+  const alu = s.exec.inFlight();
+  const mem = s.memInFlight;
+  const l = s.load;
+  l.aluInflightSum.value += alu;
+  l.memInflightSum.value += mem;
+  if (alu > 0) {
+    s.amatOverlapped.value += mem;
+    if (mem > 0) l.cyclesAluMem.value++;
+    else l.cyclesAluOnly.value++;
+  } else if (mem > 0) l.cyclesMemOnly.value++;
+  else l.cyclesIdle.value++;
+}
+
+/**
  * Accounts the cycles between falling asleep and this wake exactly as if the unit had run each
- * of them: pipeline drains, active cycles, AMAT overlap, and each issue cycle's scheduler and
- * warp states (unchanged while asleep, since only messages could change them).
+ * of them: pipeline drains, active cycles, in-flight work ({@link accountInflight}), and each
+ * issue cycle's scheduler and warp states (unchanged while asleep, since only messages could
+ * change them; a policy whose `order` would still move its lists keeps the unit awake).
  */
 export function replaySleep(s: SmIssueState, cycle: number): void {
   const interval = s.p.issueIntervalCycles;
   const first = s.sleptAt + 1;
   for (let c = first; c < cycle; c++) {
     s.exec.drain(c, s.drainTags);
-    if (s.exec.inFlight() > 0) s.amatOverlapped.value += s.memInFlight;
+    accountInflight(s);
   }
   if (cycle > first) {
     s.stats.activeCycles.value += cycle - first;
@@ -26,7 +48,11 @@ export function replaySleep(s: SmIssueState, cycle: number): void {
     const issueCycles = Math.floor((cycle - 1) / interval) - Math.floor((first - 1) / interval);
     for (let k = 0; k < s.p.schedulers; k++) {
       const n = s.lastCount[k]!;
-      if (n > 0) s.sched.recordCycles(s.lastFlags[k]!, n, issueCycles);
+      if (n === 0) continue;
+      if (s.considered[k]) {
+        s.sched.recordWarpCycles(s.lastFlags[k]!, n, issueCycles);
+        s.sched.recordSchedulerCycles(s.lastConsidered[k]!, s.lastConsideredCount[k]!, issueCycles);
+      } else s.sched.recordCycles(s.lastFlags[k]!, n, issueCycles);
     }
   }
   s.sleptAt = -1;
@@ -65,17 +91,40 @@ export function registerIssueStats(io: UnitIo, s: SmIssueState): void {
       return v;
     }, `warp-cycles in state ${n} in the sampling interval (000 §5.3, Figs. 5.x)`, 'warp-cycles');
   });
-  // ALU and MEM load over time (000 §3.5.4): instructions issued per sampling interval.
+  // ALU and MEM load over time as 000 §3.5.4 defines it (Fig. 3.10): instructions in flight,
+  // averaged over the active cycles of the sampling interval (slept cycles accounted first).
+  let lastAluSum = 0;
+  let lastMemSum = 0;
+  let lastActiveAlu = 0;
+  let lastActiveMem = 0;
+  io.timeSeries('alu_inflight', () => {
+    flushSleep(s, io.cycle);
+    const cycles = s.stats.activeCycles.value - lastActiveAlu;
+    const v = cycles > 0 ? (s.load.aluInflightSum.value - lastAluSum) / cycles : 0;
+    lastActiveAlu = s.stats.activeCycles.value;
+    lastAluSum = s.load.aluInflightSum.value;
+    return v;
+  }, 'average ALU warp instructions in flight per active cycle in the sampling interval (000 §3.5.4, Fig. 3.10)', 'instructions');
+  io.timeSeries('mem_inflight', () => {
+    flushSleep(s, io.cycle);
+    const cycles = s.stats.activeCycles.value - lastActiveMem;
+    const v = cycles > 0 ? (s.load.memInflightSum.value - lastMemSum) / cycles : 0;
+    lastActiveMem = s.stats.activeCycles.value;
+    lastMemSum = s.load.memInflightSum.value;
+    return v;
+  }, 'average memory warp instructions in flight per active cycle in the sampling interval (000 §3.5.4, Fig. 3.10)', 'instructions');
+  // Instructions issued per sampling interval (kept under these names; not 000 §3.5.4's load,
+  // which counts instructions in flight: alu_inflight / mem_inflight).
   let lastAlu = 0;
   let lastMem = 0;
   io.timeSeries('alu_load', () => {
     const v = s.aluIssued.value - lastAlu;
     lastAlu = s.aluIssued.value;
     return v;
-  }, 'ALU warp instructions issued in the sampling interval (000 §3.5.4)', 'instructions');
+  }, 'ALU warp instructions issued in the sampling interval', 'instructions');
   io.timeSeries('mem_load', () => {
     const v = s.memIssued.value - lastMem;
     lastMem = s.memIssued.value;
     return v;
-  }, 'memory warp instructions issued in the sampling interval (000 §3.5.4)', 'instructions');
+  }, 'memory warp instructions issued in the sampling interval', 'instructions');
 }

@@ -34,6 +34,8 @@ export function startCta(s: SmIssueState, msg: Message<CtaDispatch>): void {
     const local = Math.floor(slot / s.p.schedulers);
     sw.active[local] = ws.exited ? 0 : 1;
     sw.age[local] = s.nextAge++;
+    sw.pc![local] = ws.exited ? -1 : w.pc;
+    sw.fn![local] = ws.exited ? -1 : w.functionIndex;
     slotIds.push(slot);
     if (!ws.exited) s.liveWarps++;
   }

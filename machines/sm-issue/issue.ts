@@ -12,6 +12,7 @@ import { SimulationError } from '../../src/errors.ts';
 import { OpClass, StateSpace } from '../../src/isa/ir.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import { hazardFlags, WarpFlag } from '../../src/model/sm/sched-stats.ts';
+import { ScoreboardHazard } from '../../src/model/sm/scoreboard.ts';
 import type { WarpProbe } from '../../src/model/sm/warp-scheduler.ts';
 import type { InstExecTiming } from '../../src/model/sm/exec-units.ts';
 import { GpuKind, type ExecDispatch, type LsuDispatch, type Writeback } from '../../src/protocol/gpu.ts';
@@ -94,6 +95,7 @@ export function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items
         s.memCompleted.value++;
       }
       s.memInFlight--;
+      if (s.atomicSeqs.size > 0 && s.atomicSeqs.delete(wb.seq)) s.atomicsOut[wb.warp]!--;
     }
     const ws = s.slots[wb.warp]!;
     if (wb.dst.length > 0) s.scoreboard!.release(wb.warp, wb.dst);
@@ -155,6 +157,10 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
     ws.outstanding++;
     s.memInFlight++;
     s.memIssued.value++;
+    if (cls === OpClass.Atomic) {
+      s.atomicsOut[slot]!++;
+      s.atomicSeqs.add(seq);
+    }
     s.memIssueCycle.set(seq, cycle);
     s.ports.lsu.send(GpuKind.lsuDispatch, d);
   } else {
@@ -176,7 +182,11 @@ export function issueOne(s: SmIssueState, slot: number, cycle: number): void {
   // A barrier arrival, or an exit (barriers count live warps), may release the CTA's other warps.
   if (cls === OpClass.Barrier || w.done) markCtaDirty(s, ws.ctaSlot);
   const sched = slot % s.p.schedulers;
-  s.policies[sched]!.issued(s.schedWarps[sched]!, Math.floor(slot / s.p.schedulers), ins.longLatency);
+  const sw = s.schedWarps[sched]!;
+  const local = Math.floor(slot / s.p.schedulers);
+  sw.pc![local] = w.done ? -1 : w.pc;
+  sw.fn![local] = w.done ? -1 : w.functionIndex;
+  s.policies[sched]!.issued(sw, local, ins.longLatency, info);
   if (w.done) {
     markExited(s, slot);
     return;
@@ -216,7 +226,11 @@ export function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
   if (count === 0) return;
   const last = s.lastFlags[k]!;
   for (let i = 0; i < count; i++) last[i] = flags[i]!;
-  s.sched.recordCycle(flags, count);
+  const considered = s.considered[k]!;
+  // Warp states are over every live warp; idle-time states and stall kinds too, unless the
+  // policy's `idleStates` is `considered` (C11): then over the warps `order` offers, below.
+  if (considered) s.sched.recordWarpCycles(flags, count, 1);
+  else s.sched.recordCycle(flags, count);
   let anyReady = false;
   for (let i = 0; i < count; i++) {
     const f = flags[i]!;
@@ -225,8 +239,17 @@ export function scheduleCycle(s: SmIssueState, k: number, cycle: number): void {
   }
   if (anyReady) s.mustPoll = true;
   const policy = s.policies[k]!;
-  if (!anyReady && policy.pureOrder === true) return;
+  if (!anyReady && policy.pureOrder === true && !considered) return;
   const n = policy.order(sw, s.scratch);
+  // A policy whose lists moved may move them again with nothing else changed (GPGPU-Sim's
+  // two-level rotation): do not sleep through the next issue cycle.
+  if (policy.settled !== undefined && !policy.settled()) s.mustPoll = true;
+  if (considered) {
+    const offered = s.lastConsidered[k]!;
+    for (let i = 0; i < n; i++) offered[i] = s.flagsByLocal[s.scratch[i]!]!;
+    s.lastConsideredCount[k] = n;
+    s.sched.recordSchedulerCycles(offered, n, 1);
+  }
   let issued = 0;
   for (let i = 0; i < n && issued < s.p.issueWidth; i++) {
     const local = s.scratch[i]!;
@@ -294,6 +317,25 @@ export function makeProbe(s: () => SmIssueState, k: number): WarpProbe {
       const slot = local * st.p.schedulers + k;
       return st.scoreboard!.hasLongLatencyPending(slot) || (st.slots[slot]!.warp?.atBarrier ?? -1) >= 0;
     },
+    // GPGPU-Sim shd_warp_t::waiting() of a live warp: barrier, nanosleep (the Waiting flag), or
+    // atomics outstanding. membar has no timing in warpstate, so it never waits.
+    waiting: (local) => {
+      const st = s();
+      return (st.flagsByLocal[local]! & WarpFlag.Waiting) !== 0 || st.atomicsOut[local * st.p.schedulers + k]! > 0;
+    },
+    // GPGPU-Sim Scoreboard::islongop over the next instruction's sources (not its destinations).
+    readsLongLatency: (local) => {
+      const st = s();
+      if ((st.flagsByLocal[local]! & WarpFlag.DepMem) === 0) return false;
+      const slot = local * st.p.schedulers + k;
+      const ins = st.ibuf.head(slot);
+      const w = st.slots[slot]!.warp;
+      if (ins === undefined || w === null) return false;
+      return st.scoreboard!.checkOffset(slot, ins.srcRegs, NO_DST, st.regOffset[slot]![w.functionIndex] ?? 0) === ScoreboardHazard.RawLongLatency;
+    },
   };
 }
+
+/** No destination registers (a source-only scoreboard check). */
+const NO_DST = new Int32Array(0);
 

@@ -8,7 +8,8 @@
  *    dropped when the warp's iBuffer was flushed since the fetch), and write-backs from EXEC and
  *    LSU (scoreboard release);
  * 2. each of the `schedulers` warp schedulers (warp slot w belongs to scheduler w mod N) orders
- *    its warps with its policy (`lrr`, `gto`, `oldest`, `twoLevel`, ... from the registry) and
+ *    its warps with its policy (`lrr`, `gto`, `oldest`, `twoLevel`, `twoLevelGpgpusim`, ... from
+ *    the registry) and
  *    issues up to `issueWidth` instructions from the first ready warp(s): iBuffer head valid,
  *    warp not at a barrier, no scoreboard hazard, execution pipeline free (initiation
  *    interval), LSU queue has room;
@@ -75,7 +76,10 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
     { name: 'stall_<kind>', unit: 'cycles', description: 'stall breakdown (004 Fig. 3): memoryConflict, memoryDependency, fetch, other, none' },
     { name: 'amat / amat_overlapped', unit: 'cycles', description: 'average memory access time and its part overlapped by arithmetic (000 §4.4.1)' },
     { name: 'lifecycle_<state>_cycles', unit: 'cycles', description: 'cycles per lifecycle state (active, draining, paused, gated); registered on the first control message' },
-    { name: 'alu_load / mem_load', unit: 'instructions', description: 'time series: ALU and MEM instructions issued per sampling interval (000 §3.5.4)' },
+    { name: 'alu_load / mem_load', unit: 'instructions', description: 'time series: ALU and MEM instructions issued per sampling interval (not 000 §3.5.4 load: see alu_inflight)' },
+    { name: 'alu_inflight_sum / mem_inflight_sum', unit: 'instruction-cycles', description: 'sums over active cycles of the ALU / memory instructions in flight (000 §3.5.4 load; average = sum / active_cycles)' },
+    { name: 'cycles_idle / cycles_alu_only / cycles_mem_only / cycles_alu_mem', unit: 'cycles', description: 'active cycles by what is in flight (000 §3.5.4, Fig. 3.9)' },
+    { name: 'alu_inflight / mem_inflight', unit: 'instructions', description: 'time series: average ALU / memory instructions in flight per active cycle of the sampling interval (000 Fig. 3.10)' },
     { name: 'warp_cycles_<state>', unit: 'warp-cycles', description: 'time series: warp-cycles per warp state in each sampling interval (000 §5.3, Figs. 5.x)' },
   ],
   logic: (p, r) =>
@@ -89,7 +93,15 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
         for (let k = 0; k < p.schedulers; k++) {
           const warpIds = new Int32Array(perSched);
           for (let i = 0; i < perSched; i++) warpIds[i] = i * p.schedulers + k;
-          schedWarps.push({ size: perSched, warpIds, active: new Uint8Array(perSched), age: new Float64Array(perSched), probe: makeProbe(() => stateRef!, k) });
+          schedWarps.push({
+            size: perSched,
+            warpIds,
+            active: new Uint8Array(perSched),
+            age: new Float64Array(perSched),
+            pc: new Int32Array(perSched).fill(-1),
+            fn: new Int32Array(perSched).fill(-1),
+            probe: makeProbe(() => stateRef!, k),
+          });
           policies.push(createWarpSchedulerPolicy(p.policy, { ...p.policyOptions, numSlots: perSched }));
         }
         const maxRegs = Math.max(1, ...r.context.kernels.map((k) => k.regCount));
@@ -126,6 +138,19 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
           sched: new SchedStatsCounters(),
           lastFlags: Array.from({ length: p.schedulers }, () => new Int32Array(perSched)),
           lastCount: new Int32Array(p.schedulers),
+          considered: Array.from({ length: p.schedulers }, () => p.policyOptions.idleStates === 'considered'),
+          lastConsidered: Array.from({ length: p.schedulers }, () => new Int32Array(perSched)),
+          lastConsideredCount: new Int32Array(p.schedulers),
+          atomicsOut: new Int32Array(perSched * p.schedulers),
+          atomicSeqs: new Set(),
+          load: {
+            aluInflightSum: c('alu_inflight_sum', 'sum over active cycles of the ALU (non-memory) warp instructions in flight in the execution pipelines (000 §3.5.4 ALU load; average = sum / active_cycles)', 'instruction-cycles'),
+            memInflightSum: c('mem_inflight_sum', 'sum over active cycles of the memory warp instructions issued and not written back (000 §3.5.4 MEM load; average = sum / active_cycles)', 'instruction-cycles'),
+            cyclesIdle: c('cycles_idle', 'active cycles with no ALU and no memory instruction in flight (000 §3.5.4, Fig. 3.9 idle)', 'cycles'),
+            cyclesAluOnly: c('cycles_alu_only', 'active cycles with an ALU instruction in flight and no memory instruction (000 Fig. 3.9 computation only)', 'cycles'),
+            cyclesMemOnly: c('cycles_mem_only', 'active cycles with a memory instruction in flight and no ALU instruction (000 Fig. 3.9 memory access only)', 'cycles'),
+            cyclesAluMem: c('cycles_alu_mem', 'active cycles with both in flight (000 Fig. 3.9 overlap of computation and memory access)', 'cycles'),
+          },
           mustPoll: false,
           sleptAt: -1,
           drainTags: new Int32Array(256),

@@ -31,9 +31,13 @@ export const smIssueSpec = z.strictObject({
   policy: z.string().min(1).describe('warp scheduler policy name (registry of src/model/sm/warp-scheduler.ts) [-gpgpu_scheduler]'),
   policyOptions: z
     .strictObject({
-      readyQueueSize: z.int().min(1).optional().describe('twoLevel: ready-queue size (warps)'),
+      readyQueueSize: z.int().min(1).optional().describe('twoLevel, twoLevelGpgpusim: ready-queue (active-list) size (warps)'),
       inner: z.enum(['rr', 'gto']).optional().describe('twoLevel: order inside the ready queue'),
       outer: z.enum(['rr', 'gto']).optional().describe('twoLevel: order refilling the ready queue'),
+      idleStates: z
+        .enum(['supervised', 'considered'])
+        .optional()
+        .describe('twoLevel, twoLevelGpgpusim: scheduler idle-time states and stall kinds over every live warp (supervised, default) or over the warps the policy offered (considered: the ready queue, as GPGPU-Sim and 000 Fig. 3.8)'),
     })
     .describe('options of the warp scheduler policy'),
   exec: execUnitsSpec.describe("execution pipelines: ISSUE's view of their initiation intervals"),
@@ -120,6 +124,27 @@ export interface SmIssueState {
   /** Each scheduler's warp flags in the last issue cycle (replayed for cycles slept through). */
   readonly lastFlags: Int32Array[];
   readonly lastCount: Int32Array;
+  /**
+   * Per scheduler: classify idle-time states and stall kinds over the warps its policy offered
+   * (`idleStates: considered`, C11) rather than over every live warp.
+   */
+  readonly considered: boolean[];
+  /** Per scheduler (considered only): the offered warps' flags in the last issue cycle, and how many. */
+  readonly lastConsidered: Int32Array[];
+  readonly lastConsideredCount: Int32Array;
+  /** Per warp slot: atomic instructions issued and not yet written back (GPGPU-Sim `m_n_atomic`). */
+  readonly atomicsOut: Int32Array;
+  /** Sequence numbers of the atomics in flight (to tell their write-backs apart). */
+  readonly atomicSeqs: Set<number>;
+  /** 000 §3.5.4 / Fig. 3.9-3.10 (C12): sums over active cycles of the ALU and memory instructions in flight, and the cycle classes. */
+  readonly load: {
+    aluInflightSum: Counter;
+    memInflightSum: Counter;
+    cyclesIdle: Counter;
+    cyclesAluOnly: Counter;
+    cyclesMemOnly: Counter;
+    cyclesAluMem: Counter;
+  };
   /** Some warp was ready or blocked only by a busy unit in this cycle: poll next cycle. */
   mustPoll: boolean;
   /** Cycle after which the unit slept with nothing able to change without a message, or -1. */

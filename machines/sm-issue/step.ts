@@ -5,7 +5,7 @@
 import { SimulationError } from '../../src/errors.ts';
 import type { Message } from '../../src/messaging/message.ts';
 import type { CtaDispatch, Writeback } from '../../src/protocol/gpu.ts';
-import { replaySleep } from './accounting.ts';
+import { accountInflight, replaySleep } from './accounting.ts';
 import { maybeFinishCta, startCta } from './cta-slots.ts';
 import { fillFromDecode, refetchIdle } from './ibuffer-fill.ts';
 import { applyWriteback, scheduleCycle } from './issue.ts';
@@ -53,7 +53,7 @@ export function step(s: SmIssueState): void {
   }
   if (s.liveWarps > 0) {
     s.stats.activeCycles.value++;
-    if (s.exec.inFlight() > 0) s.amatOverlapped.value += s.memInFlight;
+    accountInflight(s);
     if (issueCycle) {
       for (let k = 0; k < s.p.schedulers; k++) {
         // Each scheduler sees only its own warps' flags (flagsByLocal is per scheduler pass).

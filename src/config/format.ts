@@ -29,7 +29,10 @@ function cyc(n: number): string {
 }
 
 function policyName(p: WarpSchedulerPolicy): string {
-  return p.kind === 'twoLevel' ? `twoLevel (ready queue ${p.readyQueueSize} warps, inner ${p.inner}, outer ${p.outer})` : p.kind;
+  const idle = (scope: string | undefined): string => `, idle states over ${scope ?? 'supervised'} warps${scope === undefined ? ' (default)' : ''}`;
+  if (p.kind === 'twoLevel') return `twoLevel (ready queue ${p.readyQueueSize} warps, inner ${p.inner}, outer ${p.outer}${idle(p.idleStates)})`;
+  if (p.kind === 'twoLevelGpgpusim') return `twoLevelGpgpusim (GPGPU-Sim two_level_active:${p.readyQueueSize}:0:1, active list ${p.readyQueueSize} warps, inner lrr, outer srr${idle(p.idleStates)})`;
+  return p.kind;
 }
 
 function cacheLines(title: string, c: CacheGeometry | L1dConfig, extra = ''): string[] {

@@ -204,10 +204,13 @@ export function parsePipelineWidths(text: string, src: ValueSource = DEFAULT_SOU
 
 /**
  * `-gpgpu_scheduler`: `lrr`, `gto`, `old` (oldest first) or
- * `two_level_active:<activeWarps>:<inner>:<outer>` with GPGPU-Sim prioritisation codes 0 (loose
- * RR) and 1 (strict RR) -> `rr`, 2 (GTO) -> `gto` (shader.h `scheduler_prioritization_type`).
- * @throws InputError for a scheduler warpstate does not model (e.g. `rrr`, `warp_limiting`) or
- *   a malformed two-level string
+ * `two_level_active:<activeWarps>:<inner>:<outer>` -> `twoLevelGpgpusim` (GPGPU-Sim's own
+ * two-list scheduler, shader.cc `two_level_active_scheduler`). GPGPU-Sim implements only inner
+ * code 0 (loose RR) and outer code 1 (strict RR) (shader.h `scheduler_prioritization_type`) and
+ * aborts on the others, so they are refused here (the 000 Fig. 3.6 scheduler `twoLevel`, with
+ * `gto` orders, has no GPGPU-Sim string: set `policies.warpScheduler` instead).
+ * @throws InputError for a scheduler warpstate does not model (e.g. `rrr`, `warp_limiting`),
+ *   a malformed two-level string, or two-level codes GPGPU-Sim does not implement
  */
 export function parseWarpScheduler(text: string, src: ValueSource = DEFAULT_SOURCE): WarpSchedulerPolicy {
   const t = text.trim();
@@ -217,14 +220,11 @@ export function parseWarpScheduler(text: string, src: ValueSource = DEFAULT_SOUR
   if (t.startsWith('two_level_active')) {
     const m = /^two_level_active:(\d+):(\d+):(\d+)$/.exec(t);
     if (!m) fail(src, `expected two_level_active:<active warps>:<inner>:<outer>, got '${t}'`);
-    const prio = (code: string, which: string): 'rr' | 'gto' => {
-      if (code === '0' || code === '1') return 'rr';
-      if (code === '2') return 'gto';
-      return fail(src, `${which} prioritisation ${code} is not modelled (0 or 1 = round robin, 2 = GTO)`);
-    };
     const size = Number(m[1]);
     if (size < 1) fail(src, 'the active (ready) queue needs at least 1 warp');
-    return { kind: 'twoLevel', readyQueueSize: size, inner: prio(m[2]!, 'inner'), outer: prio(m[3]!, 'outer') };
+    if (Number(m[2]) !== 0) fail(src, `inner prioritisation ${m[2]} is not implemented by GPGPU-Sim's two_level_active (only 0 = loose round robin; it aborts otherwise); for paper 000's two-level scheduler with GTO set policies.warpScheduler to {kind: twoLevel, ...}`);
+    if (Number(m[3]) !== 1) fail(src, `outer prioritisation ${m[3]} is not implemented by GPGPU-Sim's two_level_active (only 1 = strict round robin; it aborts otherwise); for paper 000's two-level scheduler with GTO set policies.warpScheduler to {kind: twoLevel, ...}`);
+    return { kind: 'twoLevelGpgpusim', readyQueueSize: size };
   }
   return fail(src, `warp scheduler '${t}' is not modelled (known: lrr, gto, old, two_level_active:<n>:<inner>:<outer>)`);
 }

@@ -267,21 +267,42 @@ export const smSchema = z.strictObject({
 // ---------------------------------------------------------------------------------------------
 
 /**
+ * `idleStates` of the two-level policies (C11 of `specs/warp-level.md` §4): the scheduler
+ * idle-time states (000 §3.5.3) and stall kinds (004 Fig. 3) are classified over every live warp
+ * of the scheduler (`supervised`; absent = `supervised`, today's numbers) or over the warps the
+ * policy offered that cycle, its ready queue (`considered`, as GPGPU-Sim's `shader_cycle_distro`
+ * and so 000 Fig. 3.8). Warp states (000 §5.3) are always over every warp.
+ */
+const idleStatesSchema = z
+  .enum(['supervised', 'considered'])
+  .optional()
+  .describe('scheduler idle-time states and stall kinds over every live warp (supervised; default) or over the ready queue (considered, GPGPU-Sim / 000 Fig. 3.8)');
+
+/**
  * Warp scheduler policy, mirroring `-gpgpu_scheduler`: `lrr` (loose round robin), `gto`
  * (greedy then oldest), `old` -> `oldest` (oldest first), and
- * `two_level_active:<readyQueueSize>:<inner>:<outer>` -> `twoLevel` (paper 000 §3: a ready /
- * active queue of `readyQueueSize` warps scheduled by `inner`, refilled from the pending warps
- * by `outer`; GPGPU-Sim prioritisation codes 0 (LRR) and 1 (strict RR) -> `rr`, 2 (GTO) -> `gto`).
+ * `two_level_active:<n>:0:1` -> `twoLevelGpgpusim` (GPGPU-Sim's own two-list scheduler, the 2-LV
+ * baseline of paper 004: an active list of `readyQueueSize` warps in loose round robin, refilled
+ * unchecked from the front of the pending list; GPGPU-Sim implements no other inner/outer codes).
+ * `twoLevel` is paper 000's three-queue scheduler (Fig. 3.6: ready queue of `readyQueueSize`
+ * warps ordered by `inner`, active queue ordered by `outer`, pending queue); it has no GPGPU-Sim
+ * option.
  */
 export const warpSchedulerSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('lrr').describe('loose round robin') }),
   z.strictObject({ kind: z.literal('gto').describe('greedy then oldest') }),
   z.strictObject({ kind: z.literal('oldest').describe('oldest first') }),
   z.strictObject({
-    kind: z.literal('twoLevel').describe('two-level: ready (active) queue + pending warps'),
+    kind: z.literal('twoLevel').describe('two-level of paper 000 Fig. 3.6: ready queue (fetch group), active queue and pending queue'),
     readyQueueSize: posInt().describe('warps in the ready (active) queue, i.e. fetch group size (warps)'),
     inner: z.enum(['rr', 'gto']).describe('policy inside the ready queue'),
     outer: z.enum(['rr', 'gto']).describe('policy refilling the ready queue from pending warps'),
+    idleStates: idleStatesSchema,
+  }),
+  z.strictObject({
+    kind: z.literal('twoLevelGpgpusim').describe("GPGPU-Sim's two_level_active:<n>:0:1: active list + pending list, inner loose / outer strict round robin"),
+    readyQueueSize: posInt().describe('warps in the active list, GPGPU-Sim m_max_active_warps (warps)'),
+    idleStates: idleStatesSchema,
   }),
 ]);
 
@@ -676,7 +697,7 @@ function checkGpu(c: GpuConfig, ctx: z.RefinementCtx): void {
   for (const kind of ['sp', 'sfu', 'lsu'] as const) {
     if (sm.units[kind].count === 0) ctx.addIssue({ code: 'custom', path: ['sm', 'units', kind, 'count'], message: `an SM needs at least one ${kind} unit` });
   }
-  if (c.policies.warpScheduler.kind === 'twoLevel' && c.policies.warpScheduler.readyQueueSize > maxWarpsPerSm(c)) {
+  if ((c.policies.warpScheduler.kind === 'twoLevel' || c.policies.warpScheduler.kind === 'twoLevelGpgpusim') && c.policies.warpScheduler.readyQueueSize > maxWarpsPerSm(c)) {
     ctx.addIssue({ code: 'custom', path: ['policies', 'warpScheduler', 'readyQueueSize'], message: `ready queue of ${c.policies.warpScheduler.readyQueueSize} warps exceeds the ${maxWarpsPerSm(c)} warps of an SM` });
   }
   const mp = c.memPartitions;

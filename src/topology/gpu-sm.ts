@@ -138,7 +138,8 @@ function smUnitParams(config: GpuConfig, smId: number, context: GpuContext, poll
       issueIntervalCycles: config.sm.issueIntervalCycles,
       iBufferEntries: config.sm.iBufferEntries,
       policy: ws.kind,
-      policyOptions: ws.kind === 'twoLevel' ? { readyQueueSize: ws.readyQueueSize, inner: ws.inner, outer: ws.outer } : {},
+      // The policy's own options: every field of policies.warpScheduler but its kind.
+      policyOptions: (({ kind: _kind, ...options }) => options)(ws),
       // The spec type is the schema's (mutable arrays); the builder's value is read only.
       exec: exec as SmIssueParams['exec'],
       // GPGPU-Sim's register-read stage (operand collectors): a config that has one pays its

@@ -35,9 +35,14 @@ describe('formatConfig', () => {
 
   it('shows policies and peak FLOP/s when lanes are known', () => {
     const m = formatConfig(presets.m2090!);
-    expect(m).toContain('warp twoLevel (ready queue 6 warps, inner rr, outer rr), CTA roundRobin, kernel inOrder, memory issue none');
+    expect(m).toContain('warp twoLevel (ready queue 6 warps, inner rr, outer rr, idle states over supervised warps (default)), CTA roundRobin, kernel inOrder, memory issue none');
     expect(m).toContain('peak FLOP/s single 1331.2 G double 665.6 G');
     expect(m).toContain('issue       2 scheduler(s), up to 1 instruction(s) per warp every 2 cycle(s)');
+  });
+
+  it("shows GPGPU-Sim's two-level scheduler and the idle-state scope", () => {
+    const c = { ...presets.gtx480!, policies: { ...presets.gtx480!.policies, warpScheduler: { kind: 'twoLevelGpgpusim' as const, readyQueueSize: 6, idleStates: 'considered' as const } } };
+    expect(formatConfig(c)).toContain('warp twoLevelGpgpusim (GPGPU-Sim two_level_active:6:0:1, active list 6 warps, inner lrr, outer srr, idle states over considered warps), CTA');
   });
 
   it('formats every preset', () => {

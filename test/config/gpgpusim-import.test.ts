@@ -115,6 +115,14 @@ describe('importGpgpusimConfig: SM2_GTX480', () => {
     expect(c.policies.warpScheduler).toEqual({ kind: 'gto' });
   });
 
+  it("maps the commented 2-LV line two_level_active:6:0:1 to GPGPU-Sim's own two-list scheduler (C3)", () => {
+    const text = readFileSync(cfg('tested-cfgs', 'SM2_GTX480'), 'utf8').replace('#-gpgpu_scheduler two_level_active:6:0:1', '-gpgpu_scheduler two_level_active:6:0:1').replace(/^-gpgpu_scheduler gto.*$/m, '');
+    const two = importGpgpusimConfigText(text, 'SM2_GTX480-2lv.config').config;
+    expect(two.policies.warpScheduler).toEqual({ kind: 'twoLevelGpgpusim', readyQueueSize: 6 });
+    const bad = catchInput(() => importGpgpusimConfigText(text.replace('two_level_active:6:0:1', 'two_level_active:6:2:1'), 'x.config'));
+    expect(bad.message).toMatch(/inner prioritisation 2 is not implemented by GPGPU-Sim's two_level_active/);
+  });
+
   it('maps the caches: L1D 32 sets x 4 ways x 128 B, L2 64 sets x 8 ways x 128 B', () => {
     expect(c.l1d).toMatchObject({ sets: 32, ways: 4, lineBytes: 128, mshrEntries: 64, mshrMaxMerge: 8, missQueueEntries: 8, setIndex: 'fermiHash', latencyCycles: 35 });
     expect(cacheSizeBytes(c.l1d)).toBe(16 * 1024);

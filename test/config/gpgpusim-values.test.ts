@@ -85,14 +85,19 @@ describe('parseWarpScheduler', () => {
     expect(parseWarpScheduler('old', src)).toEqual({ kind: 'oldest' });
   });
 
-  it('maps two_level_active:<n>:<inner>:<outer> with prioritisation codes', () => {
-    expect(parseWarpScheduler('two_level_active:6:0:1', src)).toEqual({ kind: 'twoLevel', readyQueueSize: 6, inner: 'rr', outer: 'rr' });
-    expect(parseWarpScheduler('two_level_active:8:2:0', src)).toEqual({ kind: 'twoLevel', readyQueueSize: 8, inner: 'gto', outer: 'rr' });
+  it("maps two_level_active:<n>:0:1 to GPGPU-Sim's own two-list scheduler (C3)", () => {
+    expect(parseWarpScheduler('two_level_active:6:0:1', src)).toEqual({ kind: 'twoLevelGpgpusim', readyQueueSize: 6 });
+    expect(parseWarpScheduler(' two_level_active:8:0:1 ', src)).toEqual({ kind: 'twoLevelGpgpusim', readyQueueSize: 8 });
   });
 
   it('refuses schedulers and codes warpstate does not model', () => {
     expect(() => parseWarpScheduler('warp_limiting:2:4', src)).toThrow(/not modelled/);
-    expect(() => parseWarpScheduler('two_level_active:6:5:1', src)).toThrow(/inner prioritisation 5 is not modelled/);
+    // GPGPU-Sim's two_level_active aborts on any inner code but 0 (LRR) and outer code but 1 (SRR).
+    expect(() => parseWarpScheduler('two_level_active:6:5:1', src)).toThrow(/inner prioritisation 5 is not implemented by GPGPU-Sim/);
+    expect(() => parseWarpScheduler('two_level_active:8:2:0', src)).toThrow(/inner prioritisation 2 is not implemented/);
+    expect(() => parseWarpScheduler('two_level_active:6:0:0', src)).toThrow(/outer prioritisation 0 is not implemented/);
+    expect(() => parseWarpScheduler('two_level_active:6:0:2', src)).toThrow(/outer prioritisation 2 is not implemented/);
+    expect(() => parseWarpScheduler('two_level_active:0:0:1', src)).toThrow(/at least 1 warp/);
     expect(() => parseWarpScheduler('two_level_active:6', src)).toThrow(/two_level_active:<active warps>/);
   });
 });

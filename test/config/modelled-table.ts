@@ -60,6 +60,7 @@ export const COVERED: Record<string, [string, string]> = {
   'policies.warpScheduler.readyQueueSize': ['', 'test/model/sm/warp-scheduler.test.ts'],
   'policies.warpScheduler.inner': ['', 'test/model/sm/warp-scheduler.test.ts'],
   'policies.warpScheduler.outer': ['', 'test/model/sm/warp-scheduler.test.ts'],
+  'policies.warpScheduler.idleStates': ['', 'test/gpu/two-level-baselines.test.ts'],
   'policies.ctaScheduler.kind': ['fixedLimit', 'test/machines/sm-work-manager.test.ts'],
   'policies.kernelScheduler.kind': ['', 'test/machines/sm-work-manager.test.ts'],
   'policies.activeCores.kind': ['gateIdle', 'test/machines/power-gating-controller.test.ts'],

@@ -241,13 +241,38 @@ export class SchedStatsCounters {
    * @returns the scheduler state.
    */
   recordCycles(flags: ArrayLike<number>, count: number, cycles: number): SchedulerState {
+    const state = this.recordSchedulerCycles(flags, count, cycles);
+    this.recordWarpCycles(flags, count, cycles);
+    return state;
+  }
+
+  /**
+   * The scheduler half of {@link recordCycles}: counts `cycles` cycles of the scheduler state
+   * (000 §3.5.3) and stall kind (004 Fig. 3) of the given warps. The issue stage passes the warps
+   * the policy offered when the policy's `idleStates` is `considered` (GPGPU-Sim classifies over
+   * `m_next_cycle_prioritized_warps`, C11), else every live warp. Allocation-free.
+   *
+   * @param cycles number of cycles (an integer >= 0)
+   * @returns the scheduler state.
+   */
+  recordSchedulerCycles(flags: ArrayLike<number>, count: number, cycles: number): SchedulerState {
     const state = classifySchedulerCycle(flags, count);
     if (cycles === 0) return state;
     this.schedulerStates[state]! += cycles;
     this.stalls[classifyStall(flags, count)]! += cycles;
+    return state;
+  }
+
+  /**
+   * The warp half of {@link recordCycles}: counts `cycles` warp-cycles in each warp's state
+   * (000 §5.3), over every live warp of the scheduler. Allocation-free.
+   *
+   * @param cycles number of cycles (an integer >= 0)
+   */
+  recordWarpCycles(flags: ArrayLike<number>, count: number, cycles: number): void {
+    if (cycles === 0) return;
     const warpStates = this.warpStates;
     for (let i = 0; i < count; i++) warpStates[WARP_STATE_OF_FLAGS[flags[i]! & FLAG_MASK]!]! += cycles;
-    return state;
   }
 
   /** Cycles in states 1-3 (000 §3.5.3 scheduler idle time). */

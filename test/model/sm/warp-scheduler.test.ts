@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { InputError, SimulationError } from '../../../src/errors.ts';
 import {
   AgeOrder,
+  TwoLevelGpgpusimPolicy,
   TwoLevelPolicy,
   createWarpSchedulerPolicy,
   hasWarpSchedulerPolicy,
@@ -17,12 +18,18 @@ interface TestWarps extends SchedulerWarps {
   readonly notReady: Set<number>;
   readonly stalledLong: Set<number>;
   readonly longPending: Set<number>;
+  /** `probe.waiting` (barrier, atomics outstanding). */
+  readonly waiting: Set<number>;
+  /** `probe.readsLongLatency`. */
+  readonly readsLong: Set<number>;
 }
 
 function makeWarps(size: number, ages?: number[]): TestWarps {
   const notReady = new Set<number>();
   const stalledLong = new Set<number>();
   const longPending = new Set<number>();
+  const waiting = new Set<number>();
+  const readsLong = new Set<number>();
   const warps: TestWarps = {
     size,
     warpIds: Int32Array.from({ length: size }, (_, i) => i),
@@ -32,7 +39,11 @@ function makeWarps(size: number, ages?: number[]): TestWarps {
       ready: (s) => !notReady.has(s) && !stalledLong.has(s),
       stalledOnLongLatency: (s) => stalledLong.has(s),
       longLatencyPending: (s) => longPending.has(s),
+      waiting: (s) => waiting.has(s),
+      readsLongLatency: (s) => readsLong.has(s),
     },
+    waiting,
+    readsLong,
     notReady,
     stalledLong,
     longPending,
@@ -331,5 +342,166 @@ describe('twoLevel extension hook', () => {
     // and the inner order is youngest first too.
     expect(orderOf(p, warps)).toEqual([7, 6]);
     expect(p.queues()).toEqual({ ready: [7, 6], active: [5, 4, 3, 2, 1, 0], pending: [] });
+  });
+});
+
+describe('twoLevel: active queue sorted on arrival (C2, 000 §3.4.2.2)', () => {
+  /** A two-level scheduler whose active queue is kept sorted by a per-slot key table (as PATS by phase length), whatever `outer` says. */
+  class KeyedTwoLevel extends TwoLevelPolicy {
+    constructor(readonly keys: number[]) {
+      super({ numSlots: 8, readyQueueSize: 2, inner: 'rr', outer: 'rr' }, undefined, 'test-keyedTwoLevel');
+    }
+    protected override sortsActiveQueue(): boolean {
+      return true;
+    }
+    protected override activeQueueKey(_warps: SchedulerWarps, slot: number): number {
+      return this.keys[slot]!;
+    }
+  }
+
+  it('sorts by the subclass key, ties by age, when warps arrive at the active tail', () => {
+    const warps = makeWarps(8);
+    const p = new KeyedTwoLevel([3, 1, 2, 0, 2, 1, 0, 3]);
+    // Launch: all 8 arrive; by key: 0 -> {3, 6}, 1 -> {1, 5}, 2 -> {2, 4}, 3 -> {0, 7}.
+    orderOf(p, warps);
+    expect(p.queues()).toEqual({ ready: [3, 6], active: [1, 5, 2, 4, 0, 7], pending: [] });
+    // 3 stalls on a load: pending; the active head (1) enters the ready queue.
+    warps.stalledLong.add(3);
+    warps.longPending.add(3);
+    orderOf(p, warps);
+    expect(p.queues()).toEqual({ ready: [6, 1], active: [5, 2, 4, 0, 7], pending: [3] });
+    // Keys change while nothing arrives: no sort (the logic is triggered by an arrival).
+    p.keys[7] = -1;
+    orderOf(p, warps);
+    expect(p.queues().active).toEqual([5, 2, 4, 0, 7]);
+    // The load returns: 3 arrives at the tail, the sort runs and puts 7 (key -1) and 3 (key 0) first.
+    warps.stalledLong.delete(3);
+    warps.longPending.delete(3);
+    orderOf(p, warps);
+    expect(p.queues()).toEqual({ ready: [6, 1], active: [7, 3, 5, 2, 4, 0], pending: [] });
+  });
+
+  it('outer rr of the base class keeps arrival order (RR "does not sort the warps")', () => {
+    const warps = makeWarps(8, [0, 1, 2, 3, 4, 5, 6, 7]);
+    const p = createWarpSchedulerPolicy('twoLevel', { numSlots: 8, readyQueueSize: 2 }) as TwoLevelPolicy;
+    orderOf(p, warps);
+    warps.stalledLong.add(0);
+    warps.longPending.add(0);
+    orderOf(p, warps); // 0 -> pending, 2 -> ready
+    warps.stalledLong.delete(0);
+    warps.longPending.delete(0);
+    orderOf(p, warps); // 0 returns to the tail, not sorted to the front
+    expect(p.queues()).toEqual({ ready: [1, 2], active: [3, 4, 5, 6, 7, 0], pending: [] });
+  });
+
+  it('is settled after an order() that moved nothing, unsettled after one that moved a warp', () => {
+    const warps = makeWarps(8);
+    const p = createWarpSchedulerPolicy('twoLevel', { numSlots: 8, readyQueueSize: 4 }) as TwoLevelPolicy;
+    orderOf(p, warps); // arrivals, fill
+    expect(p.settled()).toBe(false);
+    orderOf(p, warps);
+    expect(p.settled()).toBe(true);
+    warps.stalledLong.add(1);
+    warps.longPending.add(1);
+    orderOf(p, warps);
+    expect(p.settled()).toBe(false);
+    orderOf(p, warps);
+    expect(p.settled()).toBe(true);
+  });
+
+  it('validates idleStates', () => {
+    expect((createWarpSchedulerPolicy('twoLevel', { numSlots: 8 }) as TwoLevelPolicy).idleStates).toBe('supervised');
+    expect((createWarpSchedulerPolicy('twoLevel', { numSlots: 8, idleStates: 'considered' }) as TwoLevelPolicy).idleStates).toBe('considered');
+    expect(() => createWarpSchedulerPolicy('twoLevel', { numSlots: 8, idleStates: 'all' as never })).toThrow(InputError);
+  });
+});
+
+describe("twoLevelGpgpusim: GPGPU-Sim's two_level_active:n:0:1 (C3)", () => {
+  function make(n = 3, size = 8): TwoLevelGpgpusimPolicy {
+    return createWarpSchedulerPolicy('twoLevelGpgpusim', { numSlots: size, readyQueueSize: n }) as TwoLevelGpgpusimPolicy;
+  }
+
+  it('starts with slots 0..n-1 active and the rest pending; inner LRR moves the issuing warp to the back', () => {
+    const warps = makeWarps(8);
+    const p = make();
+    expect(p.lists()).toEqual({ active: [0, 1, 2], pending: [3, 4, 5, 6, 7] });
+    expect(orderOf(p, warps)).toEqual([0, 1, 2]);
+    expect(p.settled()).toBe(true);
+    p.issued(warps, 1, false);
+    expect(orderOf(p, warps)).toEqual([2, 0, 1]);
+    // A dual issue tells the policy twice: the second call changes nothing.
+    p.issued(warps, 0, false);
+    p.issued(warps, 0, false);
+    expect(orderOf(p, warps)).toEqual([1, 2, 0]);
+  });
+
+  it('demotes waiting warps and long-latency readers in list order and promotes the pending front', () => {
+    const warps = makeWarps(8);
+    const p = make();
+    orderOf(p, warps);
+    p.issued(warps, 1, false); // active [2, 0, 1]
+    warps.waiting.add(0); // at a barrier
+    warps.readsLong.add(2); // next instruction reads a loaded register
+    // Demote 2 then 0 (list order) to the pending tail; promote 3, 4.
+    expect(orderOf(p, warps)).toEqual([1, 3, 4]);
+    expect(p.lists()).toEqual({ active: [1, 3, 4], pending: [5, 6, 7, 2, 0] });
+    expect(p.settled()).toBe(false);
+    orderOf(p, warps);
+    expect(p.settled()).toBe(true);
+    expect(p.lists()).toEqual({ active: [1, 3, 4], pending: [5, 6, 7, 2, 0] });
+  });
+
+  it('a WAW on a long-latency register (stalledOnLongLatency without a long source) does not demote', () => {
+    const warps = makeWarps(8);
+    const p = make();
+    warps.stalledLong.add(1);
+    warps.longPending.add(1);
+    expect(orderOf(p, warps)).toEqual([0, 1, 2]);
+  });
+
+  it('promotes unchecked: still-waiting warps come back and are demoted again next cycle', () => {
+    const warps = makeWarps(8);
+    const p = make();
+    for (const s of [0, 1, 2, 3, 4, 5]) warps.waiting.add(s);
+    // Cycle 1: 0, 1, 2 demoted; 3, 4, 5 promoted without a check.
+    expect(orderOf(p, warps)).toEqual([3, 4, 5]);
+    expect(p.lists()).toEqual({ active: [3, 4, 5], pending: [6, 7, 0, 1, 2] });
+    // Cycle 2: 3, 4, 5 demoted; 6, 7 and 0 (still waiting) promoted.
+    expect(orderOf(p, warps)).toEqual([6, 7, 0]);
+    expect(p.lists()).toEqual({ active: [6, 7, 0], pending: [1, 2, 3, 4, 5] });
+    expect(p.settled()).toBe(false);
+    // Cycle 3: only 0 demoted; 1 promoted.
+    expect(orderOf(p, warps)).toEqual([6, 7, 1]);
+    expect(p.lists()).toEqual({ active: [6, 7, 1], pending: [2, 3, 4, 5, 0] });
+  });
+
+  it('demotes empty slots and finished warps (GPGPU-Sim functional_done) and writes live slots only', () => {
+    const warps = makeWarps(6);
+    warps.active[1] = 0;
+    warps.active[4] = 0;
+    const p = make(3, 6);
+    // 1 demoted; 3 promoted.
+    expect(orderOf(p, warps)).toEqual([0, 2, 3]);
+    expect(p.lists()).toEqual({ active: [0, 2, 3], pending: [4, 5, 1] });
+    // 0 finishes: demoted; 4 (empty) promoted unchecked, not written.
+    warps.active[0] = 0;
+    expect(orderOf(p, warps)).toEqual([2, 3]);
+    expect(p.lists()).toEqual({ active: [2, 3, 4], pending: [5, 1, 0] });
+    expect(orderOf(p, warps)).toEqual([2, 3, 5]);
+  });
+
+  it('refuses inner/outer other than rr, caps n at the slots, and resets to the initial lists', () => {
+    expect(() => createWarpSchedulerPolicy('twoLevelGpgpusim', { numSlots: 8, inner: 'gto' })).toThrow(/only inner loose and outer strict round robin/);
+    expect(() => createWarpSchedulerPolicy('twoLevelGpgpusim', { numSlots: 8, outer: 'gto' })).toThrow(InputError);
+    expect(() => createWarpSchedulerPolicy('twoLevelGpgpusim', { numSlots: 8, readyQueueSize: 0 })).toThrow(InputError);
+    const p = make(12, 4);
+    expect(p.readyQueueSize).toBe(4);
+    expect((createWarpSchedulerPolicy('twoLevelGpgpusim', { numSlots: 24 }) as TwoLevelGpgpusimPolicy).readyQueueSize).toBe(6);
+    const warps = makeWarps(4);
+    p.issued(warps, 0, false);
+    expect(orderOf(p, warps)).toEqual([1, 2, 3, 0]);
+    p.reset();
+    expect(orderOf(p, warps)).toEqual([0, 1, 2, 3]);
+    expect(warpSchedulerPolicyNames()).toContain('twoLevelGpgpusim');
   });
 });
