@@ -36,6 +36,7 @@ export function startCta(s: SmIssueState, msg: Message<CtaDispatch>): void {
     sw.age[local] = s.nextAge++;
     sw.pc![local] = ws.exited ? -1 : w.pc;
     sw.fn![local] = ws.exited ? -1 : w.functionIndex;
+    if (s.policies[sched]!.usesStaticTables === true) sw.tables![local] = s.context.staticTables(kid);
     slotIds.push(slot);
     if (!ws.exited) s.liveWarps++;
   }

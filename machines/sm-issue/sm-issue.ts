@@ -37,7 +37,8 @@ import { ExecUnits } from '../../src/model/sm/exec-units.ts';
 import { InstructionBuffer } from '../../src/model/sm/ibuffer.ts';
 import { Scoreboard } from '../../src/model/sm/scoreboard.ts';
 import { SchedStatsCounters } from '../../src/model/sm/sched-stats.ts';
-import { createWarpSchedulerPolicy, type SchedulerWarps, type WarpSchedulerPolicy } from '../../src/model/sm/warp-scheduler.ts';
+import type { SchedulerWarps, WarpSchedulerPolicy } from '../../src/model/sm/warp-scheduler.ts';
+import { createWarpSchedulerPolicy } from '../../src/model/sm/warp-policies.ts';
 import { Lifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
 import { defineUnit, wakeLogic, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind } from '../../src/protocol/gpu.ts';
@@ -100,6 +101,7 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
             age: new Float64Array(perSched),
             pc: new Int32Array(perSched).fill(-1),
             fn: new Int32Array(perSched).fill(-1),
+            tables: new Array<null>(perSched).fill(null),
             probe: makeProbe(() => stateRef!, k),
           });
           policies.push(createWarpSchedulerPolicy(p.policy, { ...p.policyOptions, numSlots: perSched }));

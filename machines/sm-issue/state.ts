@@ -30,7 +30,7 @@ export const smIssueSpec = z.strictObject({
   iBufferEntries: z.int().min(1).describe('instruction buffer entries per warp (entries) [-gpgpu_ibuffer_size]'),
   policy: z.string().min(1).describe('warp scheduler policy name (registry of src/model/sm/warp-scheduler.ts) [-gpgpu_scheduler]'),
   policyOptions: z
-    .strictObject({
+    .looseObject({
       readyQueueSize: z.int().min(1).optional().describe('twoLevel, twoLevelGpgpusim: ready-queue (active-list) size (warps)'),
       inner: z.enum(['rr', 'gto']).optional().describe('twoLevel: order inside the ready queue'),
       outer: z.enum(['rr', 'gto']).optional().describe('twoLevel: order refilling the ready queue'),
@@ -38,8 +38,11 @@ export const smIssueSpec = z.strictObject({
         .enum(['supervised', 'considered'])
         .optional()
         .describe('twoLevel, twoLevelGpgpusim: scheduler idle-time states and stall kinds over every live warp (supervised, default) or over the warps the policy offered (considered: the ready queue, as GPGPU-Sim and 000 Fig. 3.8)'),
+      key: z.enum(['length', 'distance']).optional().describe('patsTwoLevel: active-queue sort key (phase length, default, or distance)'),
+      phaseLatency: z.enum(['pipeline', 'unit']).optional().describe('pats, patsTwoLevel: latency model of the phase tables (read by the GPU builder)'),
+      maxPhaseDistance: z.int().min(1).optional().describe('pats, patsTwoLevel: saturation of phase distances and lengths (cycles; read by the GPU builder)'),
     })
-    .describe('options of the warp scheduler policy'),
+    .describe('options of the warp scheduler policy (a policy registered later validates its own; unknown fields pass to it)'),
   exec: execUnitsSpec.describe("execution pipelines: ISSUE's view of their initiation intervals"),
   dualIssueDiffUnits: z
     .boolean()

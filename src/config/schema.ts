@@ -304,7 +304,30 @@ export const warpSchedulerSchema = z.discriminatedUnion('kind', [
     readyQueueSize: posInt().describe('warps in the active list, GPGPU-Sim m_max_active_warps (warps)'),
     idleStates: idleStatesSchema,
   }),
+  z.strictObject({
+    kind: z.literal('pats').describe('single-level phase-aware scheduling of paper 000 §3.4.2.2: lowest phase distance of the next instruction first, then oldest'),
+    ...phaseAnalysisFields(),
+  }),
+  z.strictObject({
+    kind: z.literal('patsTwoLevel').describe('two-level phase-aware scheduling of paper 000 §3.4.2.2 (Fig. 3.6 queues; active queue sorted on arrival by phase length)'),
+    readyQueueSize: posInt().describe('warps in the ready (active) queue, i.e. fetch group size (warps)'),
+    inner: z.enum(['rr', 'gto']).default('rr').describe('policy inside the ready queue (spec R-P8: rr, as for the two-level baselines)'),
+    key: z.enum(['length', 'distance']).default('length').describe("active-queue sort key: length of the next instruction's phase (000 §3.4.2.2, default) or its phase distance"),
+    idleStates: idleStatesSchema,
+    ...phaseAnalysisFields(),
+  }),
 ]);
+
+/** Fields of the phase analysis the PATS policies read (spec R-P2, R-P3). */
+function phaseAnalysisFields() {
+  return {
+    phaseLatency: z
+      .enum(['pipeline', 'unit'])
+      .default('pipeline')
+      .describe('instruction latencies of phase lengths: pipeline = max(issue interval, the opcode class latency) for ALU classes, the issue interval for the rest (spec R-P2); unit = 1 per instruction'),
+    maxPhaseDistance: posInt().optional().describe('saturate phase distances and lengths at this many cycles (spec R-P3: 511 models a 9-bit opcode field; default none)'),
+  };
+}
 
 /**
  * A policy of the SM Work Manager, chosen by name from its registry (`src/model/smwm/registry.ts`):
@@ -697,7 +720,7 @@ function checkGpu(c: GpuConfig, ctx: z.RefinementCtx): void {
   for (const kind of ['sp', 'sfu', 'lsu'] as const) {
     if (sm.units[kind].count === 0) ctx.addIssue({ code: 'custom', path: ['sm', 'units', kind, 'count'], message: `an SM needs at least one ${kind} unit` });
   }
-  if ((c.policies.warpScheduler.kind === 'twoLevel' || c.policies.warpScheduler.kind === 'twoLevelGpgpusim') && c.policies.warpScheduler.readyQueueSize > maxWarpsPerSm(c)) {
+  if ((c.policies.warpScheduler.kind === 'twoLevel' || c.policies.warpScheduler.kind === 'twoLevelGpgpusim' || c.policies.warpScheduler.kind === 'patsTwoLevel') && c.policies.warpScheduler.readyQueueSize > maxWarpsPerSm(c)) {
     ctx.addIssue({ code: 'custom', path: ['policies', 'warpScheduler', 'readyQueueSize'], message: `ready queue of ${c.policies.warpScheduler.readyQueueSize} warps exceeds the ${maxWarpsPerSm(c)} warps of an SM` });
   }
   const mp = c.memPartitions;

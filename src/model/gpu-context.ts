@@ -5,7 +5,8 @@
  * memory, as in GPGPU-Sim, whose timing model drives its functional simulator).
  */
 import type { WarpStepInfo } from '../../src/functional/index.ts';
-import type { Instruction } from '../../src/isa/ir.ts';
+import { annotateModule, type AnnotationOptions, type FunctionAnnotation } from '../../src/isa/annotations.ts';
+import type { Instruction, PtxModule } from '../../src/isa/ir.ts';
 
 /**
  * What the SM issue stage needs of a warp: the execution-driven PTX warp
@@ -72,6 +73,13 @@ export interface KernelEntry {
 /** Shared, run-wide context given to GPU units as a parameter. */
 export class GpuContext {
   readonly kernels: KernelEntry[] = [];
+  /**
+   * How {@link staticTables} analyses a kernel (latency model of the phase lengths, ELF program
+   * point limit ...): set by the GPU builder from the config (`src/topology/gpu-sm.ts`); the
+   * default prices every instruction 1 cycle.
+   */
+  annotationOptions: AnnotationOptions = { phaseLatency: 'unit' };
+  private readonly tables = new Map<number, readonly FunctionAnnotation[] | null>();
 
   /** Adds a kernel and returns its entry. */
   addKernel(name: string, kernel: TimingKernel, regsPerThread: number): KernelEntry {
@@ -85,6 +93,24 @@ export class GpuContext {
     const entry: KernelEntry = { id: this.kernels.length, name, kernel, regOffset, regCount: Math.max(1, total), regsPerThread };
     this.kernels.push(entry);
     return entry;
+  }
+
+  /**
+   * The static per-function tables of kernel `id` (phases, phase distances and lengths, ELF
+   * priorities, control classes: `src/isa/annotations.ts`), indexed by function; computed on
+   * first use (policies that need them ask at CTA start) with {@link annotationOptions}. Null
+   * when the kernel's code is not PTX IR: an Accel-Sim SASS trace carries no opcodes, branch
+   * targets or guards to analyse.
+   */
+  staticTables(id: number): readonly FunctionAnnotation[] | null {
+    let t = this.tables.get(id);
+    if (t === undefined) {
+      const module = this.kernel(id).kernel.module;
+      const first = module.functions.find((f) => f.instructions.length > 0)?.instructions[0];
+      t = first !== undefined && 'op' in first ? annotateModule(module as unknown as PtxModule, this.annotationOptions) : null;
+      this.tables.set(id, t);
+    }
+    return t;
   }
 
   /** The kernel with id `id`. @throws Error when unknown (a wiring bug) */

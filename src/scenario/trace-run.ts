@@ -12,6 +12,7 @@ import type { GpuConfig } from '../config/schema.ts';
 import { InputError, SimulationError } from '../errors.ts';
 import { openAccelSimTrace, type AccelSimTrace } from '../frontends/index.ts';
 import { TraceTimingKernel } from '../frontends/accelsim/timing-kernel.ts';
+import { createWarpSchedulerPolicy } from '../model/sm/warp-policies.ts';
 import { assertLaunchFits, occupancy } from '../model/sm/occupancy.ts';
 import type { Engine, EngineOptions } from '../sim/engine.ts';
 import { buildGpu, gpuLimits, loadGpuConfig } from '../topology/gpu.ts';
@@ -128,6 +129,12 @@ export function traceConfigPath(options: Pick<TraceRunOptions, 'traceConfig' | '
 function setupAccelSimTrace(dir: string, options: TraceRunOptions): Omit<TraceRunResult, 'stoppedAtPs'> {
   const config = loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, options.configOverrides ?? []);
   const warnings = (options.configOverrides ?? []).length > 0 ? checkNotModelled(loadGpuConfig(options.gpu, options.baseDir, options.where ?? { file: '--gpu' }, []), config, options.strict ?? false, { file: '--config-set' }) : [];
+  const ws = config.policies.warpScheduler;
+  if (createWarpSchedulerPolicy(ws.kind, { ...(({ kind: _k, ...o }) => o)(ws), numSlots: 1 }).usesStaticTables === true) {
+    // PATS and ELF read phase and load tables from the kernel's PTX IR; a SASS trace line has
+    // no branch target or guard to build basic blocks from.
+    throw new InputError(options.where ?? { file: '--gpu' }, `warp scheduler '${ws.kind}' needs the static tables of PTX code (phases, loads), which Accel-Sim traces do not carry (not supported: static analysis of SASS traces)`, 'policies.warpScheduler.kind');
+  }
   const traceConfig = traceConfigPath(options);
   const trace = openAccelSimTrace(dir, { unknownOpcode: options.unknownOpcode ?? 'error', traceConfig });
   try {

@@ -19,6 +19,8 @@ import type { SmExecParams } from '../../machines/sm-exec/sm-exec.ts';
 import type { SmLsuParams } from '../../machines/sm-lsu/sm-lsu.ts';
 import type { UnitInstanceConfig } from '../sim/unit.ts';
 import { EXEC_UNIT_NAME } from '../frontends/accelsim/opcodes.ts';
+import type { AnnotationOptions } from '../isa/annotations.ts';
+import type { PhaseLatencyModel } from '../isa/phase.ts';
 
 /**
  * Cycles an ALU instruction with register sources spends outside its unit from issue to the
@@ -29,6 +31,20 @@ import { EXEC_UNIT_NAME } from '../frontends/accelsim/opcodes.ts';
  * scoreboard. A dependent instruction thus issues `latency + 6` cycles after its producer.
  */
 export const OPERAND_PIPELINE_CYCLES = 6;
+
+/**
+ * How the static tables of a kernel (`GpuContext.staticTables`: phases, ELF priorities) are
+ * computed for this config: phase lengths with the scheduler's latency model (spec R-P2:
+ * `pipeline`, the default, prices an ALU-class instruction max(issue interval, its opcode class
+ * latency) and anything else the issue interval; `unit` prices every instruction 1 cycle) and
+ * saturation (R-P3).
+ */
+export function staticAnalysisOptions(config: GpuConfig): AnnotationOptions {
+  const ws = config.policies.warpScheduler as { phaseLatency?: 'pipeline' | 'unit'; maxPhaseDistance?: number };
+  const phaseLatency: PhaseLatencyModel =
+    ws.phaseLatency === 'unit' ? 'unit' : { kind: 'pipeline', issueIntervalCycles: config.sm.issueIntervalCycles, opClasses: execUnitsParams(config).opClasses ?? {} };
+  return ws.maxPhaseDistance !== undefined ? { phaseLatency, maxPhaseDistance: ws.maxPhaseDistance } : { phaseLatency };
+}
 
 /** Execution pipelines and opcode-class timing of an SM. */
 export function execUnitsParams(config: GpuConfig): ExecUnitsParams {

@@ -31,7 +31,7 @@ import { l1d } from '../../machines/l1d/l1d.ts';
 import { gpuInterconnect } from '../../machines/gpu-interconnect/gpu-interconnect.ts';
 import { l2Slice } from '../../machines/l2-slice/l2-slice.ts';
 import { dramChannel } from '../../machines/dram-channel/dram-channel.ts';
-import { smUnitInstances, tagArrayParams } from './gpu-sm.ts';
+import { smUnitInstances, staticAnalysisOptions, tagArrayParams } from './gpu-sm.ts';
 import { instantiate, type LinkRow, type SplicePoint, type Topology, type UnitInstance } from './template.ts';
 import { applyExtensions, type ExtensionSource } from './splice.ts';
 import type { LinkSpec } from '../messaging/link.ts';
@@ -132,6 +132,7 @@ const SM_UNITS = { FETCH: smFetch, DECODE: smDecode, ISSUE: smIssue, EXEC: smExe
  */
 export function gpuTopology(config: GpuConfig, context: GpuContext, launches: readonly KernelLaunchPlan[], pollEveryCycle = false): Topology {
   const nSm = config.sm.count;
+  context.annotationOptions = staticAnalysisOptions(config);
   const nSlices = totalL2Slices(config);
   const nChannels = config.memPartitions.count;
   const decoder = new AddressMap(addressMapParams(config));

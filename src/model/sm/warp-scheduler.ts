@@ -46,6 +46,7 @@
  */
 import { InputError, SimulationError } from '../../errors.ts';
 import type { SourceLocation } from '../../errors.ts';
+import type { FunctionAnnotation } from '../../isa/annotations.ts';
 import { PARAMS_LOCATION, requireInt, requireOneOf } from './validate.ts';
 
 /**
@@ -104,6 +105,12 @@ export interface SchedulerWarps {
   readonly pc?: Int32Array;
   /** Function index (in the kernel's module) of each slot's next instruction, with {@link pc}. */
   readonly fn?: Int32Array;
+  /**
+   * Static tables of each slot's kernel, by function (`tables[slot][fn].phaseDistance[pc]` ...;
+   * `src/isa/annotations.ts`), or null when the kernel has none (an Accel-Sim trace). Filled by
+   * the issue stage at CTA start, only for a policy with {@link WarpSchedulerPolicy.usesStaticTables}.
+   */
+  readonly tables?: (readonly FunctionAnnotation[] | null)[];
   /** Per-warp readiness queries. */
   readonly probe: WarpProbe;
 }
@@ -178,6 +185,11 @@ export interface WarpSchedulerPolicy {
    * settled (a second call changes nothing), as `lrr`, `gto` and `oldest`.
    */
   settled?(): boolean;
+  /**
+   * True when the policy reads {@link SchedulerWarps.tables} (PATS, ELF): the issue stage then
+   * has the kernel's static tables computed and filled in at CTA start.
+   */
+  readonly usesStaticTables?: boolean;
   /** Forgets all history (new kernel). */
   reset(): void;
 }
