@@ -13,6 +13,8 @@
  * - `tracing`: the mid-size matmul with observation compiled out, tracing off, a full JSONL
  *   trace to a temp file, and a trace filtered to `GPU.SM[0].*`; CPU-second ratios;
  * - `smScaling`: the largest default stream_x_words on 15 and 60 SMs (`sm.count=60`);
+ * - `policies`: the smallest matmul and stream under each warp scheduler policy of
+ *   {@link POLICY_VARIANTS} (issue 13: PATS and ELF within 15% of GTO's simulation speed);
  * - `startup`: bench/startup.ts (CPU seconds to the first simulated event of the quickstart);
  * - `accelSim`: whole-process CPU seconds of seven trace runs beside Accel-Sim's (bench/accelsim.ts);
  * - `engine`: event queue and message network without a GPU (bench/engine.ts);
@@ -30,9 +32,10 @@ import { runStartupBench, type StartupResult } from './startup.ts';
 import { ACCELSIM_WORKLOADS, runAccelSimBench, type AccelSimResult } from './accelsim.ts';
 import { runEngineBench, type EngineBenchResult } from './engine.ts';
 import { runGpuBench, type GpuBenchResult } from './gpu.ts';
+import { warpSchedulerPolicyNames } from '../src/model/sm/warp-policies.ts';
 
 /** Section names, in the order they run. */
-export const SECTION_NAMES = ['kernels', 'tracing', 'smScaling', 'startup', 'accelSim', 'engine', 'library'] as const;
+export const SECTION_NAMES = ['kernels', 'tracing', 'smScaling', 'policies', 'startup', 'accelSim', 'engine', 'library'] as const;
 
 /** A section of the benchmark (`--only`). */
 export type SectionName = (typeof SECTION_NAMES)[number];
@@ -151,6 +154,23 @@ export interface SmScalingResult {
   readonly ratio60to15: number;
 }
 
+/**
+ * Warp scheduler policies the `policies` section compares with `gto` (config overrides of
+ * `policies.warpScheduler`); a name the registry lacks is skipped.
+ */
+export const POLICY_VARIANTS: readonly { readonly name: string; readonly config: string }[] = [
+  { name: 'gto', config: '{kind: gto}' },
+  { name: 'lrr', config: '{kind: lrr}' },
+  { name: 'pats', config: '{kind: pats}' },
+  { name: 'patsTwoLevel', config: '{kind: patsTwoLevel, readyQueueSize: 6}' },
+  { name: 'elf', config: '{kind: elf}' },
+];
+
+/** The `policies` section: per kernel, each policy's speed and its ratio to gto's. */
+export interface PoliciesResult {
+  readonly rows: readonly { readonly kernel: KernelName; readonly size: string; readonly policy: string; readonly result: SizeResult; readonly speedVsGto: number }[];
+}
+
 /** The JSON report of `npm run bench`. */
 export interface BenchReport {
   readonly benchmark: string;
@@ -169,6 +189,7 @@ export interface BenchReport {
   readonly kernels?: Partial<Record<KernelName, KernelResult>>;
   readonly tracing?: TracingResult;
   readonly smScaling?: SmScalingResult;
+  readonly policies?: PoliciesResult;
   readonly startup?: StartupResult;
   readonly accelSim?: AccelSimResult;
   readonly engine?: EngineBenchResult;
@@ -345,6 +366,27 @@ export async function runBenchmark(o: BenchOptions = {}): Promise<BenchReport> {
     };
   }
 
+  if (has('policies')) {
+    const known = new Set(warpSchedulerPolicyNames());
+    const variants = POLICY_VARIANTS.filter((v) => known.has(v.name));
+    const rows: PoliciesResult['rows'][number][] = [];
+    for (const kernel of ['matmul', 'stream'] as const) {
+      const w = workload(kernel, base[kernel][0]!);
+      warm(w);
+      const samples = measure(
+        variants.map((v) => ({ key: v.name, w, variant: { configOverrides: [`policies.warpScheduler=${v.config}`] } })),
+        repeat,
+        log,
+        `policies ${kernel} ${w.size}`,
+      );
+      const gto = summarize(w, samples.get('gto')!);
+      for (const v of variants) {
+        const result = summarize(w, samples.get(v.name)!);
+        rows.push({ kernel, size: w.size, policy: v.name, result, speedVsGto: round(result.warpInstsPerCpuSecond / gto.warpInstsPerCpuSecond, 4) });
+      }
+    }
+    report.policies = { rows };
+  }
   if (has('smScaling')) {
     const sizes = base.stream;
     const w = workload('stream', sizes[sizes.length - 1]!);
@@ -410,6 +452,12 @@ export function formatTable(r: BenchReport): string {
     const s = r.smScaling;
     lines.push(`SM scaling (stream ${s.size}): 15 SMs ${fmt(s.sm15.warpInstsPerCpuSecond)} winst/CPU s, 60 SMs ${fmt(s.sm60.warpInstsPerCpuSecond)} winst/CPU s, 60/15 = ${s.ratio60to15}`);
   }
+  if (r.policies) {
+    for (const k of ['matmul', 'stream'] as const) {
+      const rows = r.policies.rows.filter((x) => x.kernel === k);
+      if (rows.length > 0) lines.push(`policies (${k} ${rows[0]!.size}): ${rows.map((x) => `${x.policy} ${fmt(x.result.warpInstsPerCpuSecond)} (x${x.speedVsGto})`).join(', ')} winst/CPU s vs gto`);
+    }
+  }
   if (r.startup) lines.push(`startup (quickstart, CPU s to first event): built ${r.startup.built.medianCpuS}, sources ${r.startup.sources.medianCpuS} (target ${r.startup.targetCpuS})`);
   if (r.accelSim) {
     lines.push('');
@@ -448,6 +496,7 @@ export function toCsv(r: BenchReport): string {
     row('sm-scaling-15', r.smScaling.kernel, r.smScaling.size, r.smScaling.sm15);
     row('sm-scaling-60', r.smScaling.kernel, r.smScaling.size, r.smScaling.sm60);
   }
+  for (const p of r.policies?.rows ?? []) row(`policy-${p.policy}`, p.kernel, p.size, p.result);
   for (const a of r.accelSim?.rows ?? []) rows.push(['accelsim', a.workload, '', a.warpInstructions, null, a.warpstateCpuSeconds, null, null, null, a.warpstatePeakRssBytes, a.accelSimCpuSeconds, a.ratio]);
   return stringify(rows, {
     header: true,

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { accelSimResult, accelSimRow, ACCELSIM_CPU_SECONDS, ACCELSIM_WORKLOADS, TARGET_LARGE, TARGET_SMALL } from '../../bench/accelsim.ts';
-import { formatTable, runBenchmark, toCsv, type BenchReport, type SizeResult } from '../../bench/bench.ts';
+import { formatTable, POLICY_VARIANTS, runBenchmark, toCsv, type BenchReport, type SizeResult } from '../../bench/bench.ts';
+import { warpSchedulerPolicyNames } from '../../src/model/sm/warp-policies.ts';
 import { median, REPO_ROOT } from '../../bench/measure.ts';
 import { matmulWorkload, streamWorkload, traceWorkload } from '../../bench/workloads.ts';
 import { loadScenario } from '../../src/scenario/loader.ts';
@@ -132,3 +133,28 @@ describe('Accel-Sim comparison rows (bench/accelsim.ts)', () => {
     expect(r.source).toBe('issue 11, Accel-Sim dev branch Oct 2024 release build');
   });
 });
+
+describe('npm run bench policies section (tiny sizes, in process)', () => {
+  it('runs the same work under every registered policy and reports its speed relative to gto', async () => {
+    const report = await runBenchmark({ quick: true, only: ['policies'], cli: false, warmup: false, sizes: { matmul: [16], stream: [8], trace: [] } });
+    const rows = report.policies!.rows;
+    // elf joins when its policy is registered
+    const names = POLICY_VARIANTS.map((v) => v.name).filter((n) => warpSchedulerPolicyNames().includes(n));
+    expect(names).toEqual(expect.arrayContaining(['gto', 'lrr', 'pats', 'patsTwoLevel']));
+    for (const kernel of ['matmul', 'stream'] as const) {
+      const mine = rows.filter((r) => r.kernel === kernel);
+      expect(mine.map((r) => r.policy)).toEqual(names);
+      const gto = mine.find((r) => r.policy === 'gto')!;
+      expect(gto.speedVsGto).toBe(1);
+      for (const r of mine) {
+        consistent(r.result, 1);
+        // the policy changes the order of issue, never the work
+        expect(r.result.warpInstructions).toBe(gto.result.warpInstructions);
+        expect(r.speedVsGto).toBeCloseTo(r.result.warpInstsPerCpuSecond / gto.result.warpInstsPerCpuSecond, 3);
+      }
+    }
+    expect(formatTable(report)).toMatch(/policies \(matmul N=16\): gto .* \(x1\)/);
+    expect(toCsv(report)).toContain('policy-pats,matmul,N=16,');
+  });
+});
+
