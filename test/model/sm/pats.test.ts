@@ -65,7 +65,7 @@ describe('pats (single level)', () => {
     // 2 (4); then 1 and 4 at 5: 4 is older (age 1 < 4); 3 (10); 0 (30)
     expect(orderOf(p, w)).toEqual([2, 4, 1, 3, 0]);
     // slot 0 issued to pc 2 (distance 10, tie with slot 3, and slot 0 is older); slot 2 finished
-    w.pc[0] = 2;
+    w.pc![0] = 2;
     w.active[2] = 0;
     expect(orderOf(p, w)).toEqual([4, 1, 0, 3]);
   });
