@@ -25,6 +25,7 @@ export function startCta(s: SmIssueState, msg: Message<CtaDispatch>): void {
     ws.fetchPending = false;
     ws.outstanding = 0;
     ws.exited = w.done;
+    if (ws.exited) s.ctaFinishRetry = true; // a warp with no instruction: the step finishes the CTA
     s.regOffset[slot] = entry.regOffset;
     s.ibuf.flush(slot);
     s.scoreboard!.clearWarp(slot);
@@ -61,7 +62,10 @@ export function maybeFinishCta(s: SmIssueState, c: number): void {
     const ws = s.slots[w]!;
     if (!ws.exited || ws.outstanding > 0) return;
   }
-  if (!s.ports.ctaDone.hasRoom) return; // retried when woken for room
+  if (!s.ports.ctaDone.hasRoom) {
+    s.ctaFinishRetry = true; // retried when woken for room
+    return;
+  }
   const done: CtaDone = { kernel: slot.kernel!.id, cta: slot.ctaIndex, sm: s.p.smId, warpInsts: slot.warpInsts, threadInsts: slot.threadInsts };
   s.ports.ctaDone.send(GpuKind.ctaDone, done);
   for (const w of slot.warpSlots) {

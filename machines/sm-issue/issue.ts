@@ -85,24 +85,31 @@ function markCtaDirty(s: SmIssueState, c: number): void {
 /** Releases the scoreboard for write-backs from EXEC or the LSU (AMAT for LSU ones). */
 export function applyWriteback(s: SmIssueState, msg: Message<Writeback | { items: Writeback[] }>, fromLsu: boolean): void {
   const pl = msg.payload;
-  const items = 'items' in pl ? pl.items : [pl];
-  for (const wb of items) {
-    if (fromLsu) {
-      const issued = s.memIssueCycle.get(wb.seq);
-      if (issued !== undefined) {
-        s.memIssueCycle.delete(wb.seq);
-        s.amatTotal.value += s.lastCycle - issued;
-        s.memCompleted.value++;
-      }
-      s.memInFlight--;
-      if (s.atomicSeqs.size > 0 && s.atomicSeqs.delete(wb.seq)) s.atomicsOut[wb.warp]!--;
-    }
-    const ws = s.slots[wb.warp]!;
-    if (wb.dst.length > 0) s.scoreboard!.release(wb.warp, wb.dst);
-    s.flagsDirty[wb.warp] = 1;
-    ws.outstanding--;
-    if (ws.exited && ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);
+  if ('items' in pl) {
+    const items = pl.items;
+    for (let i = 0; i < items.length; i++) writeback(s, items[i]!, fromLsu);
+  } else {
+    writeback(s, pl, fromLsu);
   }
+}
+
+/** One instruction's write-back. */
+function writeback(s: SmIssueState, wb: Writeback, fromLsu: boolean): void {
+  if (fromLsu) {
+    const issued = s.memIssueCycle.get(wb.seq);
+    if (issued !== undefined) {
+      s.memIssueCycle.delete(wb.seq);
+      s.amatTotal.value += s.lastCycle - issued;
+      s.memCompleted.value++;
+    }
+    s.memInFlight--;
+    if (s.atomicSeqs.size > 0 && s.atomicSeqs.delete(wb.seq)) s.atomicsOut[wb.warp]!--;
+  }
+  const ws = s.slots[wb.warp]!;
+  if (wb.dst.length > 0) s.scoreboard!.release(wb.warp, wb.dst);
+  s.flagsDirty[wb.warp] = 1;
+  ws.outstanding--;
+  if (ws.exited && ws.outstanding === 0) maybeFinishCta(s, ws.ctaSlot);
 }
 
 /**

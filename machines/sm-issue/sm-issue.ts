@@ -154,6 +154,7 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
             cyclesAluMem: c('cycles_alu_mem', 'active cycles with both in flight (000 Fig. 3.9 overlap of computation and memory access)', 'cycles'),
           },
           mustPoll: false,
+          ctaFinishRetry: false,
           sleptAt: -1,
           drainTags: new Int32Array(256),
           memInFlight: 0,

@@ -150,6 +150,11 @@ export interface SmIssueState {
   };
   /** Some warp was ready or blocked only by a busy unit in this cycle: poll next cycle. */
   mustPoll: boolean;
+  /**
+   * A CTA may be finished but could not report it (no room in `ctaDone`, or it started with
+   * finished warps): the next step scans the CTA slots.
+   */
+  ctaFinishRetry: boolean;
   /** Cycle after which the unit slept with nothing able to change without a message, or -1. */
   sleptAt: number;
   readonly drainTags: Int32Array;

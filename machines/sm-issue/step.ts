@@ -36,7 +36,12 @@ export function step(s: SmIssueState): void {
   while ((msg = ports.lsuWb.recv()) !== undefined) applyWriteback(s, msg as Message<Writeback>, true);
   fillFromDecode(s);
   while (ports.cta.peek() !== undefined && s.ctas.some((c) => c.cta === null)) startCta(s, ports.cta.recv() as Message<CtaDispatch>);
-  for (let c = 0; c < s.ctas.length; c++) maybeFinishCta(s, c);
+  // A CTA finishes when its last write-back or exit arrives (applyWriteback, markExited); the
+  // scan is for one that could not report then (no room in ctaDone) or started finished.
+  if (s.ctaFinishRetry) {
+    s.ctaFinishRetry = false;
+    for (let c = 0; c < s.ctas.length; c++) maybeFinishCta(s, c);
+  }
 
   s.stats.cycles.value += elapsed;
   // Retire pipeline completions from the issue-side view (keeps its queue short).
