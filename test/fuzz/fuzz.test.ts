@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, generateCase, generateCases, type FuzzCase } from './generate.ts';
 import { FAILURES, OUTCOMES, classify, countOutcomes, materialize, runCases, runSpawned } from './runner.ts';
 
-/** Cases run here: about 25 s on two workers of this 2-core machine when it is otherwise idle. */
-const CASES = 300;
+/** Cases run here (the CI tier; `npm run fuzz` runs 5000): about 15 s on two workers of this 2-core machine when idle. */
+const CASES = 150;
 const SEED = 20261124;
 
 describe('fuzz case generator', () => {
@@ -108,7 +108,7 @@ describe('fuzzing the CLI', () => {
         const failures = results.filter((r) => FAILURES.includes(r.outcome)).map((r) => `${r.outcome}: case ${r.id} (${r.family}: ${r.mutations.join('; ')}): ${r.detail}\n  ${r.command}`);
         expect(failures).toEqual([]);
         // The mutations reach past the parsers: some runs succeed, most are refused cleanly.
-        expect(counts.ok + counts.checkFailed + counts.machineFailed).toBeGreaterThan(20);
+        expect(counts.ok + counts.checkFailed + counts.machineFailed).toBeGreaterThan(CASES / 15);
         expect(counts.inputError).toBeGreaterThan(CASES / 3);
       } finally {
         rmSync(root, { recursive: true, force: true });
