@@ -13,7 +13,7 @@
  * - `tracing`: the mid-size matmul with observation compiled out, tracing off, a full JSONL
  *   trace to a temp file, and a trace filtered to `GPU.SM[0].*`; CPU-second ratios;
  * - `smScaling`: the largest default stream_x_words on 15 and 60 SMs (`sm.count=60`);
- * - `policies`: the smallest matmul and stream under each warp scheduler policy of
+ * - `policies`: the middle-size matmul and stream under each warp scheduler policy of
  *   {@link POLICY_VARIANTS} (issue 13: PATS and ELF within 15% of GTO's simulation speed);
  * - `startup`: bench/startup.ts (CPU seconds to the first simulated event of the quickstart);
  * - `accelSim`: whole-process CPU seconds of seven trace runs beside Accel-Sim's (bench/accelsim.ts);
@@ -371,7 +371,9 @@ export async function runBenchmark(o: BenchOptions = {}): Promise<BenchReport> {
     const variants = POLICY_VARIANTS.filter((v) => known.has(v.name));
     const rows: PoliciesResult['rows'][number][] = [];
     for (const kernel of ['matmul', 'stream'] as const) {
-      const w = workload(kernel, base[kernel][0]!);
+      // the middle default size (matmul 128, stream 512): past the JIT warm-up, a few seconds a run
+      const sizes = base[kernel];
+      const w = workload(kernel, sizes[Math.min(1, sizes.length - 1)]!);
       warm(w);
       const samples = measure(
         variants.map((v) => ({ key: v.name, w, variant: { configOverrides: [`policies.warpScheduler=${v.config}`] } })),

@@ -53,46 +53,76 @@ export function phaseLengthOf(warps: SchedulerWarps, slot: number): number {
 }
 
 /**
- * Single-level PATS. The order is kept between cycles and re-sorted by insertion sort, which is
- * linear while few warps change place (a warp's distance changes only when it issues).
- * Allocation-free after construction.
+ * Single-level PATS. Keys are recomputed only for warps whose PC, function or age (a new warp)
+ * changed since the last call; the order is kept between calls and re-sorted by insertion sort,
+ * linear while few warps change place (a warp's distance changes only when it issues), and
+ * returned as it was when nothing changed. Allocation-free after construction.
  */
 export class PatsPolicy implements WarpSchedulerPolicy {
   readonly name = 'pats';
-  /** `order` reads only the warps and the kept order (re-sorting it gives the same result). */
+  /** `order` reads only the warps; what it keeps is a cache (the sorted order is unique). */
   readonly pureOrder = true;
   readonly usesStaticTables = true;
   private readonly size: number;
-  /** Last cycle's order (slots), `count` of them. */
+  /** Last call's order (slots), `count` of them. */
   private readonly kept: Int32Array;
   private count = 0;
-  private readonly present: Uint8Array;
+  /** Per slot, as seen at the last call: live (1/0), PC, function, age; and the key. */
+  private readonly seenLive: Uint8Array;
+  private readonly seenPc: Int32Array;
+  private readonly seenFn: Int32Array;
+  private readonly seenAge: Float64Array;
   private readonly key: Float64Array;
+  /** Slots live now but not at the last call (or holding a new warp). */
+  private readonly arrived: Int32Array;
 
   /** @param numSlots warps the scheduler supervises (integer >= 1) */
   constructor(numSlots: number) {
     this.size = numSlots;
     this.kept = new Int32Array(numSlots);
-    this.present = new Uint8Array(numSlots);
+    this.seenLive = new Uint8Array(numSlots);
+    this.seenPc = new Int32Array(numSlots).fill(-2);
+    this.seenFn = new Int32Array(numSlots).fill(-2);
+    this.seenAge = new Float64Array(numSlots).fill(-1);
     this.key = new Float64Array(numSlots);
+    this.arrived = new Int32Array(numSlots);
   }
 
   order(warps: SchedulerWarps, out: Int32Array): number {
     if (warps.size !== this.size) throw new SimulationError(`warp scheduler pats: created for ${this.size} slots, called with ${warps.size}`, { size: this.size, got: warps.size });
     if (out.length < this.size) throw new SimulationError(`warp scheduler pats: order array has ${out.length} entries, needs ${this.size}`, { size: this.size, got: out.length });
     const { active, age } = warps;
+    const pcs = warps.pc;
+    const fns = warps.fn;
     const key = this.key;
-    const present = this.present;
-    // last cycle's live warps first, in last cycle's order, then the newly live ones
+    let changed = false;
+    let arrivals = 0;
+    for (let s = 0; s < this.size; s++) {
+      const live = active[s] === 1 ? 1 : 0;
+      const pc = pcs === undefined ? -1 : pcs[s]!;
+      const fn = fns === undefined ? -1 : fns[s]!;
+      const a = age[s]!;
+      const newWarp = a !== this.seenAge[s];
+      if (live === this.seenLive[s] && !newWarp && pc === this.seenPc[s] && fn === this.seenFn[s]) continue;
+      changed = true;
+      if (live === 1 && (this.seenLive[s] === 0 || newWarp)) this.arrived[arrivals++] = s;
+      this.seenLive[s] = live;
+      this.seenPc[s] = pc;
+      this.seenFn[s] = fn;
+      this.seenAge[s] = a;
+      if (live === 1) key[s] = phaseDistanceOf(warps, s);
+    }
     let n = 0;
+    if (!changed) {
+      for (let i = 0; i < this.count; i++) out[i] = this.kept[i]!;
+      return this.count;
+    }
+    // last call's warps that are still the same live warps, in last call's order, then arrivals
     for (let i = 0; i < this.count; i++) {
       const s = this.kept[i]!;
-      if (active[s] === 1) out[n++] = s;
+      if (this.seenLive[s] === 1 && !this.isArrival(s, arrivals)) out[n++] = s;
     }
-    present.fill(0);
-    for (let i = 0; i < n; i++) present[out[i]!] = 1;
-    for (let s = 0; s < this.size; s++) if (active[s] === 1 && present[s] === 0) out[n++] = s;
-    for (let i = 0; i < n; i++) key[out[i]!] = phaseDistanceOf(warps, out[i]!);
+    for (let i = 0; i < arrivals; i++) out[n++] = this.arrived[i]!;
     // insertion sort by (distance, age, slot)
     for (let i = 1; i < n; i++) {
       const s = out[i]!;
@@ -113,12 +143,20 @@ export class PatsPolicy implements WarpSchedulerPolicy {
     return n;
   }
 
+  /** Whether slot `s` is among this call's `arrivals` (a few at most: CTA starts). */
+  private isArrival(s: number, arrivals: number): boolean {
+    for (let i = 0; i < arrivals; i++) if (this.arrived[i] === s) return true;
+    return false;
+  }
+
   issued(): void {
-    // no history: the distance of the warp's new next instruction orders it next cycle
+    // no history: the distance of the warp's new next instruction orders it next call
   }
 
   reset(): void {
     this.count = 0;
+    this.seenLive.fill(0);
+    this.seenAge.fill(-1);
   }
 }
 
