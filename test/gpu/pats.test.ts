@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getPreset } from '../../src/config/presets/index.ts';
 import { gpuConfigSchema } from '../../src/config/schema.ts';
+import { loadScenario } from '../../src/scenario/loader.ts';
+import { runKernelScenarioTiming } from '../../src/scenario/timing-run.ts';
 import { staticAnalysisOptions } from '../../src/topology/gpu-sm.ts';
 import { runTiming, type GpuRun } from './gpu-helpers.ts';
 
@@ -65,6 +67,19 @@ describe('library kernels under the PATS policies', () => {
     const r = runTiming(join('scenarios', k), [], ['sm.count=2', `policies.warpScheduler=${policy}`]);
     expect(r.r.passed).toBe(true);
     expect(r.r.engine.pendingWork()).toEqual([]);
+  });
+});
+
+describe('the issue stage sleeps under PATS without changing any result', () => {
+  it.each(['{kind: pats}', '{kind: patsTwoLevel, readyQueueSize: 6}'])('phase_msl (CI size) under %s: every statistic equals the every-cycle run', (policy) => {
+    const run = (poll: boolean) => {
+      const loaded = loadScenario(join(SCALED, 'phase-msl.yaml'), ['launches[0].grid=[16,1,1]', 'launches[0].args[3].s32=1', 'sampleInterval=1us']);
+      const r = runKernelScenarioTiming(loaded, { configOverrides: ['sm.count=2', `policies.warpScheduler=${policy}`], pollEveryCycle: poll });
+      const json = r.engine.stats.toJSON();
+      for (const k of Object.keys(json)) if (k.startsWith('engine.')) delete json[k];
+      return json;
+    };
+    expect(run(false)).toEqual(run(true));
   });
 });
 
