@@ -30,7 +30,30 @@
  *      the response from below, stores when they go down; local accesses still use the cache;
  *    - texture-cache line reads from the LSU's L1T (`tex: true`) are forwarded the same way
  *      (not L1D accesses, not counted in `l1d_bypassed`).
- * 5. Sleep unless work remains.
+ *    With the NewCAR re-execution queue (`newcarEntries`, paper 004 §3.4; see below), a failed
+ *    request leaves `req` for the queue instead of blocking it.
+ * 5. Sleep unless work remains (every cycle while the re-execution queue holds a request).
+ *
+ * ## NewCAR (paper 004 §3.4, Figs. 5-6; spec `warp-level.md` §2.5 E, C10)
+ * Where: at this unit's input stage, the one place that knows synchronously that a lookup failed
+ * (004 Fig. 5 draws the queue "attached to the LSU", between the LSU and the caches; the LSU's
+ * transactions reach the caches only through this stage, so the two placements see the same
+ * requests in the same order). Per lookup slot (`requestsPerCycle`, default 1; R-E7):
+ * 1. if the queue is not full and `req` has a request R (of warp `R.warp`): when R may bypass the
+ *    warp's queued requests (Fig. 6, {@link NewCarQueue.mayBypass}) it is looked up, and when not
+ *    accepted (reservation failure; for an atomic, texture read or skipped global access the port
+ *    below full or, atomics, misses queued) it moves into the queue (condition 1,
+ *    `newcar_enq_resfail`); when it may not bypass it moves into the queue without a lookup
+ *    (condition 2, `newcar_enq_order`) and the slot's lookup is left to step 2;
+ * 2. otherwise (queue full, `req` empty, or the lookup still free) one queued request allowed to
+ *    leave is looked up ({@link NewCarQueue.select}: rotating cursor in age order); accepted: it
+ *    leaves the queue (`newcar_processed`); not accepted: it stays (`newcar_retry_fail`, and its
+ *    reservation failure counts in `l1d_res_fail` as any attempt does);
+ * 3. while the queue is full, `req` is not taken: back-pressure on the LSU ("when the queue is
+ *    full, the LSU is prohibited from issuing a new memory request", 004 §3.4).
+ * A pause (`ctrl.pause`) stops taking from `req` and keeps re-executing queued requests until the
+ * queue is empty (they were accepted by the unit). Off (`newcarEntries` absent): the unit does
+ * exactly what it did before (GPGPU-Sim's head-of-line block, the baseline's memory conflict).
  *
  * Fill-to-answer takes no extra cycle: a fill arriving at cycle f answers its requests at f.
  *
@@ -51,6 +74,8 @@ import type { InPort, OutPort } from '../../src/messaging/port.ts';
 import { CacheController, CacheOutcome, MissKind, MissRequest, RES_FAIL_REASON_NAME } from '../../src/model/mem/cache.ts';
 import { registerCacheStats } from '../../src/model/mem/cache-stats.ts';
 import { cacheSpec } from '../../src/model/mem/specs.ts';
+import { NEWCAR_ENQ_REASON_NAME, NewCarEnqReason, NewCarQueue } from '../../src/model/mem/newcar.ts';
+import type { Counter } from '../../src/stats/registry.ts';
 import { Lifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
 import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { GpuKind, type GpuMemRequest, type GpuMemResponse, type L1dEviction, memPacketBytes } from '../../src/protocol/gpu.ts';
@@ -67,6 +92,8 @@ export const l1dSpec = z.strictObject({
   l1dLatency: z.int().min(1).describe('cycles from acceptance of a hit to its answer leaving on topOut (core cycles) [-gpgpu_l1_latency]'),
   requestsPerCycle: z.int().min(1).optional().describe('requests looked up per cycle (requests); default 1 (one tag/data port)'),
   skipGlobal: z.boolean().optional().describe('global (not local) loads and stores bypass the cache: no tag lookup, forwarded down as they are and answered from below; default false [-gpgpu_gmem_skip_L1D]'),
+  newcarChoice: z.enum(['rotate', 'oldest', 'rewind']).optional().describe("which queued request NewCAR re-executes: the next allowed to leave after a rotating cursor (rotate; default) or the oldest allowed to leave (oldest, spec R-E7; in effect FIFO)"),
+  newcarEntries: z.int().min(1).optional().describe('entries of the NewCAR re-execution queue for requests that were not accepted (entries; paper 004 §3.4: 32); absent = none, a failed request blocks the input (GPGPU-Sim baseline)'),
 });
 
 /** Spec of {@link l1d}: SM index, cache, hit latency, lookups per cycle. */
@@ -118,7 +145,28 @@ export interface L1dState {
   readonly bypassed: { value: number };
   readonly evictions: { value: number };
   readonly evictionsDropped: { value: number };
+  /** The NewCAR re-execution queue (paper 004 §3.4), or null when off. */
+  readonly car: NewCarQueue<Message<GpuMemRequest>> | null;
+  /** NewCAR statistics (registered only when the queue is on), or null. */
+  readonly carStats: NewCarStats | null;
+  /** Why the last {@link lookupOne} did not accept: a `ResFailReason` code, or {@link PORT_FULL}. */
+  lastFail: number;
 }
+
+/** NewCAR statistics of one L1D (spec `warp-level.md` §2.10). */
+interface NewCarStats {
+  readonly enqResFail: Counter;
+  readonly enqOrder: Counter;
+  readonly processed: Counter;
+  readonly retryFail: Counter;
+  readonly fullCycles: Counter;
+  readonly occupancySum: Counter;
+  readonly bypass: Counter;
+}
+
+/** {@link L1dState.lastFail} when the port below (or, atomics, the miss queue) refused, not the cache. */
+const PORT_FULL = 4;
+const FAIL_NAME: readonly string[] = [...RES_FAIL_REASON_NAME, 'portFull'];
 
 /**
  * Announces the line the last allocation evicted, if any (`mem.evict` on the `evict` port), for
@@ -139,7 +187,7 @@ function announceEviction(s: L1dState): void {
 
 /** True when the L1D holds no request, miss, answer or atomic. */
 function holdsNoWork(s: L1dState): boolean {
-  return s.req.length === 0 && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0 && s.instIn.length === 0 && s.instPending.size === 0 && s.instAnswers.length === 0;
+  return s.req.length === 0 && (s.car === null || s.car.length === 0) && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0 && s.instIn.length === 0 && s.instPending.size === 0 && s.instAnswers.length === 0;
 }
 
 /** Forwards FETCH's instruction line reads down while the port has room. */
@@ -216,6 +264,7 @@ function drainMisses(s: L1dState): void {
       return;
     }
     ctrl.popMiss(mr);
+    if (s.car !== null) s.car.rewind(); // a miss-queue slot freed
     const isRead = mr.kind === MissKind.read;
     const kind = isRead ? GpuKind.readReq : GpuKind.writeReq;
     const req: GpuMemRequest = { addr: mr.addr, size: mr.bytes, sm: s.p.smId };
@@ -240,10 +289,15 @@ function endStall(s: L1dState): void {
   }
 }
 
-/** Looks up up to `requestsPerCycle` requests from `req`; a blocked head stays in the port. */
+/**
+ * Looks up up to `requestsPerCycle` requests from `req`; a blocked head stays in the port. With
+ * NewCAR on, {@link acceptNewCar} instead.
+ */
 function acceptRequests(s: L1dState, cycle: number): void {
-  const ctrl = s.ctrl;
-  const io = s.io;
+  if (s.car !== null) {
+    acceptNewCar(s, s.car, s.carStats!, cycle, true);
+    return;
+  }
   const width = s.p.requestsPerCycle ?? 1;
   for (let n = 0; n < width; n++) {
     const msg = s.req.peek() as Message<GpuMemRequest> | undefined;
@@ -251,59 +305,118 @@ function acceptRequests(s: L1dState, cycle: number): void {
       endStall(s);
       return;
     }
-    const pl = msg.payload;
-    const isWrite = msg.kind === GpuKind.writeReq;
-    if (pl.atomic === true) {
-      if (!s.down.hasRoom || ctrl.missQueueLength > 0) {
-        if (!s.down.hasRoom) s.down.waitingForRoom = true;
-        return; // keep order behind queued misses; retried next cycle
-      }
-      s.req.recv();
-      endStall(s);
-      const fwd = s.down.send(msg.kind, pl, { bytes: msg.bytes })!;
-      s.bypass.set(fwd.id, msg);
-      s.atomics.value++;
-      continue;
+    if (!lookupOne(s, msg, cycle, true)) return; // stays in the in-port; retried next cycle
+  }
+}
+
+/**
+ * One lookup of `msg` (the head of `req` when `fromPort`, taken from it on acceptance; else a
+ * NewCAR queue entry). Atomics, texture reads and skipped global accesses are forwarded down;
+ * everything else goes through the tag array and MSHRs.
+ * @returns true when accepted; false when not (reservation failure, or the port below full),
+ *   with the reason in `s.lastFail`. With NewCAR off, a failure at the head opens (or continues)
+ *   the `resFail` stall span, as before.
+ */
+function lookupOne(s: L1dState, msg: Message<GpuMemRequest>, cycle: number, fromPort: boolean): boolean {
+  const ctrl = s.ctrl;
+  const pl = msg.payload;
+  const isWrite = msg.kind === GpuKind.writeReq;
+  if (pl.atomic === true) {
+    if (!s.down.hasRoom || ctrl.missQueueLength > 0) {
+      if (!s.down.hasRoom) s.down.waitingForRoom = true;
+      s.lastFail = PORT_FULL;
+      return false; // keep order behind queued misses; retried next cycle
     }
-    if (pl.tex === true || (s.p.skipGlobal === true && pl.local !== true)) {
-      // GPGPU-Sim ldst_unit::memory_cycle with gmem_skip_L1D: a global access goes straight to
-      // the interconnect (no tag lookup, not an L1D access); loads are answered by the response
-      // from below, stores when they leave (a posted write, as through the cache). A texture
-      // cache's line read (`tex`) takes the same way: the L1T shares the SM's memory port.
-      if (!s.down.hasRoom) {
-        s.down.waitingForRoom = true;
-        return;
-      }
-      s.req.recv();
-      endStall(s);
-      const fwd = s.down.send(msg.kind, pl, { bytes: msg.bytes })!;
-      if (pl.tex !== true) s.bypassed.value++;
-      if (isWrite) s.answers.push(msg);
-      else s.bypass.set(fwd.id, msg);
-      continue;
-    }
-    const writesBefore = ctrl.sent[MissKind.write]!;
-    const readsBefore = ctrl.sent[MissKind.read]!;
-    const outcome = ctrl.access(pl.addr, isWrite, msg.id, pl.size, pl.local === true);
-    if (outcome === CacheOutcome.miss && ctrl.tags.allocation === 'onMiss') announceEviction(s);
-    if (outcome === CacheOutcome.resFail) {
-      if (s.stallStart < 0 || s.stallReason !== ctrl.lastReason) {
-        endStall(s);
-        s.stallStart = io.now;
-        s.stallReason = ctrl.lastReason;
-      }
-      return; // stays in the in-port; retried next cycle
-    }
+    if (fromPort) s.req.recv();
     endStall(s);
-    s.req.recv();
-    if (isWrite && ctrl.sent[MissKind.write]! > writesBefore) {
-      s.waiting.set(msg.id, msg); // answered when the write goes down
-      if (outcome !== CacheOutcome.hit && (outcome === CacheOutcome.hitReserved || ctrl.sent[MissKind.read]! > readsBefore)) s.fillOnly.add(msg.id);
-    } else if (outcome === CacheOutcome.hit) {
-      s.hitMsgs.push(msg);
-      s.hitReady.push(cycle + s.p.l1dLatency);
+    const fwd = s.down.send(msg.kind, pl, { bytes: msg.bytes })!;
+    s.bypass.set(fwd.id, msg);
+    s.atomics.value++;
+    return true;
+  }
+  if (pl.tex === true || (s.p.skipGlobal === true && pl.local !== true)) {
+    // GPGPU-Sim ldst_unit::memory_cycle with gmem_skip_L1D: a global access goes straight to
+    // the interconnect (no tag lookup, not an L1D access); loads are answered by the response
+    // from below, stores when they leave (a posted write, as through the cache). A texture
+    // cache's line read (`tex`) takes the same way: the L1T shares the SM's memory port.
+    if (!s.down.hasRoom) {
+      s.down.waitingForRoom = true;
+      s.lastFail = PORT_FULL;
+      return false;
+    }
+    if (fromPort) s.req.recv();
+    endStall(s);
+    const fwd = s.down.send(msg.kind, pl, { bytes: msg.bytes })!;
+    if (pl.tex !== true) s.bypassed.value++;
+    if (isWrite) s.answers.push(msg);
+    else s.bypass.set(fwd.id, msg);
+    return true;
+  }
+  const writesBefore = ctrl.sent[MissKind.write]!;
+  const readsBefore = ctrl.sent[MissKind.read]!;
+  const outcome = ctrl.access(pl.addr, isWrite, msg.id, pl.size, pl.local === true);
+  if (outcome === CacheOutcome.miss && ctrl.tags.allocation === 'onMiss') announceEviction(s);
+  if (outcome === CacheOutcome.resFail) {
+    s.lastFail = ctrl.lastReason;
+    if (s.car === null && (s.stallStart < 0 || s.stallReason !== ctrl.lastReason)) {
+      endStall(s);
+      s.stallStart = s.io.now;
+      s.stallReason = ctrl.lastReason;
+    }
+    return false;
+  }
+  endStall(s);
+  if (fromPort) s.req.recv();
+  if (isWrite && ctrl.sent[MissKind.write]! > writesBefore) {
+    s.waiting.set(msg.id, msg); // answered when the write goes down
+    if (outcome !== CacheOutcome.hit && (outcome === CacheOutcome.hitReserved || ctrl.sent[MissKind.read]! > readsBefore)) s.fillOnly.add(msg.id);
+  } else if (outcome === CacheOutcome.hit) {
+    s.hitMsgs.push(msg);
+    s.hitReady.push(cycle + s.p.l1dLatency);
+  } else {
+    s.waiting.set(msg.id, msg); // miss or hitReserved: answered by the fill
+  }
+  return true;
+}
+
+/**
+ * The input stage with the NewCAR re-execution queue (paper 004 §3.4, Figs. 5-6; spec §2.5 E;
+ * the steps are in the file header). `takeLsu` false (pausing): only queued requests are served.
+ */
+function acceptNewCar(s: L1dState, car: NewCarQueue<Message<GpuMemRequest>>, st: NewCarStats, cycle: number, takeLsu: boolean): void {
+  const io = s.io;
+  const width = s.p.requestsPerCycle ?? 1;
+  for (let n = 0; n < width; n++) {
+    // 1. the LSU's request has priority while the queue has room
+    const msg = takeLsu && !car.full ? (s.req.peek() as Message<GpuMemRequest> | undefined) : undefined;
+    if (msg !== undefined) {
+      const warp = msg.payload.warp ?? -1;
+      const isStore = msg.kind === GpuKind.writeReq || msg.payload.atomic === true; // R-E5
+      if (car.mayBypass(warp, isStore)) {
+        if (car.length > 0) st.bypass.value++;
+        if (!lookupOne(s, msg, cycle, true)) {
+          s.req.recv();
+          car.push(msg, warp, isStore, io.now, NewCarEnqReason.notAccepted);
+          st.enqResFail.value++;
+        }
+        continue; // the slot's lookup is used
+      }
+      s.req.recv();
+      car.push(msg, warp, isStore, io.now, NewCarEnqReason.order);
+      st.enqOrder.value++;
+      // no lookup made: the slot serves the queue (below)
+    }
+    // 2. a queued request: queue full, LSU idle, or the lookup still free
+    const pos = car.select();
+    if (pos < 0) return;
+    const q = car.at(pos);
+    if (lookupOne(s, q, cycle, false)) {
+      if (io.tracing) io.span('newcar', car.timeAt(pos), io.now, q.id, NEWCAR_ENQ_REASON_NAME[car.reasonAt(pos)], { warp: car.warpAt(pos), lastFail: FAIL_NAME[s.lastFail] ?? '' });
+      car.remove(pos);
+      st.processed.value++;
     } else {
-      s.waiting.set(msg.id, msg); // miss or hitReserved: answered by the fill
+      car.failed(pos);
+      st.retryFail.value++;
     }
   }
 }
@@ -331,6 +444,7 @@ function step(s: L1dState, cycle: number): void {
     }
     const line = ctrl.tags.blockAddr((m.payload as GpuMemResponse).addr);
     const n = ctrl.fill(line);
+    if (s.car !== null) s.car.rewind(); // an MSHR entry (and its line) freed
     if (ctrl.tags.allocation === 'onFill') announceEviction(s);
     const ids = ctrl.readyIds;
     for (let i = 0; i < n; i++) {
@@ -355,12 +469,21 @@ function step(s: L1dState, cycle: number): void {
   sendAnswers(s, cycle);
   drainMisses(s);
   if (lifecycle.running) acceptRequests(s, cycle); // paused: requests wait in topIn (back-pressure)
+  else if (s.car !== null && s.car.length > 0 && lifecycle.state === 'draining') acceptNewCar(s, s.car, s.carStats!, cycle, false);
   drainMisses(s);
   sendAnswers(s, cycle);
-  if (!lifecycle.running && lifecycle.state === 'draining' && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0 && s.instPending.size === 0 && s.instAnswers.length === 0) lifecycle.drained();
+  const car = s.car;
+  if (car !== null && car.length > 0) {
+    // per cycle at its end; the unit steps every cycle while the queue holds a request, so the
+    // sums are exact whether the other units sleep or not
+    s.carStats!.occupancySum.value += car.length;
+    if (car.full) s.carStats!.fullCycles.value++;
+  }
+  if (!lifecycle.running && lifecycle.state === 'draining' && (car === null || car.length === 0) && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0 && s.instPending.size === 0 && s.instAnswers.length === 0) lifecycle.drained();
   // 5. sleep until the next thing to do
   let next = Infinity;
   if (s.req.length > 0 && lifecycle.running) next = cycle + 1;
+  if (car !== null && car.length > 0 && (lifecycle.running || lifecycle.state === 'draining')) next = cycle + 1;
   if (s.answers.length > 0 && s.rsp.hasRoom) next = cycle + 1;
   if (s.hitMsgs.length > 0) {
     const r = s.hitReady.peek()!;
@@ -370,6 +493,19 @@ function step(s: L1dState, cycle: number): void {
   if (ctrl.missQueueLength > 0 && s.down.hasRoom) next = cycle + 1;
   if ((s.instIn.length > 0 && s.down.hasRoom) || (s.instAnswers.length > 0 && s.instOut.hasRoom)) next = cycle + 1;
   if (next !== Infinity) io.wakeAt(io.clock.timeOfCycle(next));
+}
+
+/** Registers the NewCAR statistics of one L1D (only when the queue is on: runs without it keep their statistics). */
+function newCarStats(io: UnitIo): NewCarStats {
+  return {
+    enqResFail: io.counter('newcar_enq_resfail', 'requests queued after a lookup that was not accepted (004 §3.4 condition 1)'),
+    enqOrder: io.counter('newcar_enq_order', 'requests queued without a lookup: may not bypass a queued request of their warp (004 Fig. 6)'),
+    processed: io.counter('newcar_processed', 'queued requests re-executed and accepted'),
+    retryFail: io.counter('newcar_retry_fail', 're-executions not accepted (the request stays queued)'),
+    fullCycles: io.counter('newcar_full_cycles', 'cycles at whose end the NewCAR queue was full', 'cycles'),
+    occupancySum: io.counter('newcar_occupancy_sum', 'NewCAR queue occupancy summed over cycles', 'entry-cycles'),
+    bypass: io.counter('newcar_bypass', 'LSU requests looked up while older requests waited in the NewCAR queue'),
+  };
 }
 
 /** The unit kind `l1d`. */
@@ -402,6 +538,13 @@ export const l1d = defineUnit<L1dParams>({
     { name: 'l1d_bypassed', unit: 'count', description: 'global loads and stores forwarded down without a lookup (skipGlobal; not L1D accesses)', gpuTotal: 'gpu_l1d_bypassed' },
     { name: 'l1d_evictions', unit: 'count', description: 'valid lines evicted by replacement (counted only while the evict port is bound)' },
     { name: 'l1d_evictions_dropped', unit: 'count', description: 'eviction announcements dropped because the evict port was full' },
+    { name: 'newcar_enq_resfail', unit: 'count', description: 'NewCAR on: requests moved into the re-execution queue because their lookup was not accepted (reservation failure, or the port below full; 004 §3.4 condition 1)' },
+    { name: 'newcar_enq_order', unit: 'count', description: 'NewCAR on: requests moved into the queue without a lookup because they may not bypass a queued request of their warp (004 Fig. 6, condition 2)' },
+    { name: 'newcar_processed', unit: 'count', description: 'NewCAR on: queued requests re-executed and accepted (they left the queue)' },
+    { name: 'newcar_retry_fail', unit: 'count', description: 'NewCAR on: re-executions not accepted (the request stays queued; each also counts in l1d_res_fail when the cache refused)' },
+    { name: 'newcar_full_cycles', unit: 'cycles', description: 'NewCAR on: cycles at whose end the queue was full (the LSU is refused the next cycle)' },
+    { name: 'newcar_occupancy_sum', unit: 'entry-cycles', description: 'NewCAR on: queued requests summed over cycles (divide by gpu_sim_cycle for the mean occupancy)' },
+    { name: 'newcar_bypass', unit: 'count', description: 'NewCAR on: LSU requests looked up while older requests of the SM waited in the queue (the memory-conflict blocks avoided)' },
     { name: 'lifecycle_<state>_cycles', unit: 'cycles', description: 'cycles per lifecycle state (active, draining, paused, gated); registered on the first control message' },
   ],
   logic: (p) =>
@@ -444,6 +587,9 @@ export const l1d = defineUnit<L1dParams>({
           bypassed: io.counter('l1d_bypassed', 'global loads and stores forwarded down without a lookup (skipGlobal)'),
           evictions: evictPort !== null ? io.counter('l1d_evictions', 'valid lines evicted by replacement') : { value: 0 },
           evictionsDropped: evictPort !== null ? io.counter('l1d_evictions_dropped', 'eviction announcements dropped (evict port full)') : { value: 0 },
+          car: p.newcarEntries !== undefined ? new NewCarQueue<Message<GpuMemRequest>>(p.newcarEntries, 64, p.newcarChoice ?? 'rewind') : null,
+          carStats: p.newcarEntries !== undefined ? newCarStats(io) : null,
+          lastFail: -1,
         };
       },
     ),
@@ -457,6 +603,7 @@ export const l1d = defineUnit<L1dParams>({
     if (s.instPending.size + s.instAnswers.length > 0) parts.push(`${s.instPending.size + s.instAnswers.length} instruction line reads`);
     if (s.hitMsgs.length + s.answers.length > 0) parts.push(`${s.hitMsgs.length + s.answers.length} answers unsent`);
     if (s.stallStart >= 0) parts.push(`head blocked: ${RES_FAIL_REASON_NAME[s.stallReason]}`);
+    if (s.car !== null && s.car.length > 0) parts.push(`${s.car.length} requests in the NewCAR queue (oldest: warp ${s.car.warpAt(0)}, addr ${s.car.at(0).payload.addr})`);
     return parts.length > 0 ? parts.join('; ') : null;
   },
 });

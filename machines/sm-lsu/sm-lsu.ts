@@ -18,7 +18,8 @@
  *    - const and param: write-back `constLatency` cycles after acceptance (stage busy 1 cycle);
  *    - global, local (and generic, resolved to global by ISSUE): `Coalescer.coalesce` gives the
  *      transactions (`mem.readReq` for loads and atomics, `mem.writeReq` for stores), whose first
- *      ones leave in the same cycle.
+ *      ones leave in the same cycle. Each carries the issuing warp slot (`GpuMemRequest.warp`),
+ *      which the L1D's NewCAR queue needs for paper 004 Fig. 6 (spec `warp-level.md` C10).
  * 5. All write-backs ready this cycle leave in one `lsu.writeback` message (a `Writeback`, or
  *    `{ items }` for several) when `wb` has room.
  *
@@ -173,11 +174,13 @@ function sendTransactions(s: SmLsuState): void {
     }
     const i = s.nextTxn;
     const size = t.size[i]!;
+    // `warp`: the L1D's NewCAR queue orders a warp's requests by it (004 Fig. 6, spec C10)
+    const warp = inst.wb.warp;
     const req: GpuMemRequest = inst.atomic
-      ? { addr: t.addr[i]!, size, sm: s.p.smId, atomic: true }
+      ? { addr: t.addr[i]!, size, sm: s.p.smId, atomic: true, warp }
       : local
-        ? { addr: t.addr[i]!, size, sm: s.p.smId, local: true }
-        : { addr: t.addr[i]!, size, sm: s.p.smId };
+        ? { addr: t.addr[i]!, size, sm: s.p.smId, local: true, warp }
+        : { addr: t.addr[i]!, size, sm: s.p.smId, warp };
     const msg = port.send(kind, req, { bytes: memPacketBytes(kind, size) })!;
     s.byRequest.set(msg.id, inst);
     inst.outstanding++;
@@ -208,7 +211,7 @@ function sendTexLines(s: SmLsuState, inst: LsuInst): void {
         s.texStats!.stallCycles.value++;
         break;
       }
-      const req: GpuMemRequest = { addr: s.texLines[s.nextTxn]!, size, sm: s.p.smId };
+      const req: GpuMemRequest = { addr: s.texLines[s.nextTxn]!, size, sm: s.p.smId, warp: inst.wb.warp };
       const msg = port.send(GpuKind.readReq, req, { bytes: memPacketBytes(GpuKind.readReq, size) })!;
       s.byRequest.set(msg.id, inst);
       inst.outstanding++;

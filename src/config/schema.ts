@@ -430,8 +430,25 @@ function checkCacheGeometry(g: z.infer<z.ZodObject<typeof cacheGeometryShape>>, 
 export const cacheGeometrySchema = z.strictObject(cacheGeometryShape).superRefine(checkCacheGeometry);
 
 /**
+ * Re-execution queue for L1D requests that were not accepted (reservation failure: MSHRs or miss
+ * queue full ...). `none` (also when absent): the failed request blocks the L1D input, GPGPU-Sim's
+ * behaviour and the baseline's "memory conflict" (paper 004 Fig. 3). `newcar`: ELF's NewCAR
+ * (paper 004 §3.4, Figs. 5-6; spec `warp-level.md` §2.5 E, §2.7): a queue of `entries` (default
+ * 32) the failed request moves into while the next one is looked up, with the per-warp ordering
+ * rules of Fig. 6. No GPGPU-Sim option.
+ */
+export const reexecQueueSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none').describe('a failed request blocks the L1D input (GPGPU-Sim baseline)') }),
+  z.strictObject({
+    kind: z.literal('newcar').describe('paper 004 §3.4 NewCAR re-execution queue'),
+    entries: posInt(1024).optional().describe('queue entries (entries; at most 1024); default 32 (004 §3.4)'),
+    choice: z.enum(['rewind', 'rotate', 'oldest']).optional().describe('queued request re-executed each cycle: next allowed to leave after a rotating cursor put back to the oldest when the cache frees an MSHR or miss-queue slot (rewind; default), the same without putting back (rotate), or the oldest allowed to leave (oldest, spec R-E7: in effect FIFO)'),
+  }),
+]);
+
+/**
  * The L1 data cache: a {@link cacheGeometrySchema} (`-gpgpu_cache:dl1`, hit latency
- * `-gpgpu_l1_latency`) plus its banks and the global-bypass switch.
+ * `-gpgpu_l1_latency`) plus its banks, the global-bypass switch and the re-execution queue.
  */
 export const l1dSchema = z
   .strictObject({
@@ -440,6 +457,8 @@ export const l1dSchema = z
     banks: posInt().describe('L1D banks (banks)'),
     /** `-gpgpu_gmem_skip_L1D`: global accesses bypass the L1D (like `-Xptxas -dlcm=cg`). */
     skipGlobal: z.boolean().describe('global loads bypass the L1D'),
+    /** Absent = `{ kind: 'none' }` (paper 004 NewCAR off). */
+    reexecQueue: reexecQueueSchema.optional().describe('re-execution queue for requests with a reservation failure: none (block the input; default) or newcar (paper 004 §3.4)'),
   })
   .superRefine(checkCacheGeometry);
 

@@ -167,6 +167,13 @@ export interface GpuMemRequest {
    * as GPGPU-Sim's texture and data caches share the core's memory port. Absent = not texture.
    */
   readonly tex?: boolean;
+  /**
+   * Warp slot in the SM that issued the access (LSU -> L1D; the LSU fills it for every global,
+   * local and atomic transaction). The L1D's NewCAR re-execution queue orders a warp's requests
+   * by it (paper 004 §3.4 Fig. 6; spec `warp-level.md` §4 C10). Absent for requests of no warp
+   * (texture-cache line reads, lines and writes the L1D sends down).
+   */
+  readonly warp?: number;
 }
 
 /** `mem.rsp` payload. */

@@ -154,7 +154,7 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
       const inst = p[unit.toLowerCase() as keyof typeof p];
       units.push({ name: `${sm}.${unit}`, definition: def, clock: 'core', ...inst });
     }
-    units.push({ name: `${sm}.L1D`, definition: l1d, clock: 'core', spec: { smId: i, cache: cacheParams(config.l1d), l1dLatency: config.l1d.latencyCycles, skipGlobal: config.l1d.skipGlobal } });
+    units.push({ name: `${sm}.L1D`, definition: l1d, clock: 'core', spec: { smId: i, cache: cacheParams(config.l1d), l1dLatency: config.l1d.latencyCycles, skipGlobal: config.l1d.skipGlobal, ...newcarSpec(config) } });
   }
   units.push({
     name: 'GPU.ICNT',
@@ -302,6 +302,16 @@ function registerGpuStats(engine: Engine, topology: Topology): void {
   }
   const secs = () => engine.now / 1e12;
   stats.derived('gpu_dram_bandwidth_gbps', () => (secs() > 0 ? (stats.value('gpu_dram_bytes') ?? 0) / secs() / 1e9 : 0), 'achieved DRAM bandwidth', 'GB/s');
+}
+
+/**
+ * The L1D's NewCAR queue size from `l1d.reexecQueue` (paper 004 §3.4: 32 entries by default);
+ * nothing when off, so the L1D spec of a run without it is unchanged.
+ */
+function newcarSpec(config: GpuConfig): { newcarEntries?: number; newcarChoice?: 'rotate' | 'oldest' | 'rewind' } {
+  const q = config.l1d.reexecQueue;
+  if (q === undefined || q.kind !== 'newcar') return {};
+  return q.choice !== undefined ? { newcarEntries: q.entries ?? 32, newcarChoice: q.choice } : { newcarEntries: q.entries ?? 32 };
 }
 
 /** One GPU-wide sum: its name and the instance statistics it adds up. */

@@ -104,9 +104,10 @@ describe('smLsu: texture fetches without a texture cache', () => {
   it('sends each distinct line as a plain L1D line read of texLineBytes', () => {
     const { e, wbs, reqs } = run([tex(0, 1, linearRow)], { texCache: undefined, texLineBytes: 128 });
     // accepted at 1: both lines leave at 1 and 2 (port width 1): L1D 2, 3; answered 12, 13 -> LSU 13, 14 -> ISSUE 15
+    // (each carries the fetching warp slot, for the L1D's NewCAR ordering)
     expect(reqs).toEqual([
-      { cycle: 2, addr: 4096, size: 128, sm: 3 },
-      { cycle: 3, addr: 4224, size: 128, sm: 3 },
+      { cycle: 2, addr: 4096, size: 128, sm: 3, warp: 1 },
+      { cycle: 3, addr: 4224, size: 128, sm: 3, warp: 1 },
     ]);
     expect(wbs.map((w) => w.cycle)).toEqual([15]);
     expect(e.stats.value('LSU.tex_lines')).toBe(2);

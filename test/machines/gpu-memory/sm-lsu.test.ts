@@ -49,7 +49,8 @@ describe('smLsu: global accesses', () => {
     expect(reqs).toHaveLength(1);
     const pl = reqs[0]!.msg.payload as GpuMemRequest;
     expect(reqs[0]!.msg.kind).toBe('mem.readReq');
-    expect(pl).toEqual({ addr: 4096, size: 128, sm: 3 });
+    // the warp slot rides along for the L1D's NewCAR queue (004 Fig. 6, spec C10)
+    expect(pl).toEqual({ addr: 4096, size: 128, sm: 3, warp: 1 });
     // dispatch 0 -> LSU 1 (sends) -> L1D 2 -> answer 12 -> LSU 13 (write-back) -> ISSUE 14
     expect(wbs).toEqual([{ cycle: 14, warp: 1, dst: [11], seq: 1, longLatency: true }]);
     expect(e.stats.value('LSU.transactions')).toBe(1);
@@ -90,7 +91,7 @@ describe('smLsu: global accesses', () => {
       dispatch(0, 2, StateSpace.Global, lanes(() => 0), true, 4, 0),
     ]);
     expect(reqs).toHaveLength(1);
-    expect(reqs[0]!.msg.payload).toEqual({ addr: 0, size: 64, sm: 3, local: true });
+    expect(reqs[0]!.msg.payload).toEqual({ addr: 0, size: 64, sm: 3, local: true, warp: 1 });
     expect(e.stats.value('LSU.insts_local')).toBe(1);
     expect(e.stats.value('LSU.insts_global')).toBe(1);
     // the empty one is accepted at cycle 2 and written back at once -> ISSUE 3
