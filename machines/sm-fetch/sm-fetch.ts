@@ -1,7 +1,8 @@
 /**
  * smFetch: the instruction fetch stage of one SM with its L1 instruction cache.
  *
- * Each cycle it serves one warp's fetch request (round robin over the warps with a request,
+ * Each cycle it serves one warp's fetch request, chosen by the fetch policy (`fetchPolicy`,
+ * registry `src/model/sm/fetch-policy.ts`: round robin over the warps with a request by default,
  * as GPGPU-Sim's fetch stage serves one warp per cycle), reading up to `fetchWidth`
  * instructions at consecutive PCs through the L1I tag array. Instruction addresses are
  * `instBaseAddr + (fn x 0x100000 + pc) x instructionBytes` (GPGPU-Sim `PROGRAM_MEM_START` +
@@ -31,6 +32,7 @@ import type { Counter } from '../../src/stats/registry.ts';
 import { controlPorts, Lifecycle, serviceLifecycle, unitLifecycleMachine } from '../../src/sim/lifecycle.ts';
 import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { tagArraySpec } from '../../src/model/mem/specs.ts';
+import { createFetchPolicy, type FetchPolicy } from '../../src/model/sm/fetch-policy.ts';
 import { GpuKind, memPacketBytes, type FetchedInsts, type FetchReq, type GpuMemRequest, type GpuMemResponse } from '../../src/protocol/gpu.ts';
 
 /** Default bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
@@ -54,6 +56,7 @@ export const smFetchSpec = z.strictObject({
   mshrEntries: z.int().min(1).optional().describe('L1I MSHR entries, memory mode (entries); default 2 [-gpgpu_cache:il1 <mshr_entries>]'),
   mshrMaxMerge: z.int().min(1).optional().describe('fetches merged into one L1I MSHR entry, memory mode (requests); default 48 [<mshr_max_merge>]'),
   missQueueEntries: z.int().min(1).optional().describe('L1I miss queue entries, memory mode (entries); default 4 [<mq>]'),
+  fetchPolicy: z.string().min(1).optional().describe('fetch scheduling policy: which warp request is served first (registry of src/model/sm/fetch-policy.ts: rr, warpPriority); default rr'),
 });
 
 interface Pending {
@@ -73,6 +76,8 @@ export interface SmFetchState {
   /** Latest request per warp slot (a newer one replaces an older). */
   readonly requests: (FetchReq | null)[];
   rr: number;
+  /** Picks the request to serve ({@link SmFetchParams.fetchPolicy}). */
+  readonly pick: FetchPolicy;
   /** Lines with a miss in flight -> the cycle their fill arrives (tags are filled at miss time). */
   readonly pendingLines: Map<number, number>;
   /** Fetches waiting for a fill, sorted by ready cycle (stable). */
@@ -204,13 +209,12 @@ function step(s: SmFetchState, cycle: number): void {
     return;
   }
   deliverFills(s, cycle);
-  // Serve one warp, round robin.
+  // Serve one warp, chosen by the fetch policy (round robin by default).
   const n = s.requests.length;
   if (s.out.hasRoom) {
-    for (let k = 0; k < n; k++) {
-      const w = (s.rr + k) % n;
-      const r = s.requests[w];
-      if (r === null || r === undefined) continue;
+    const w = s.pick(s.requests, s.rr);
+    const r = w >= 0 ? s.requests[w] : null;
+    if (r !== null && r !== undefined) {
       s.requests[w] = null;
       s.rr = (w + 1) % n;
       const count = Math.min(r.count, s.p.fetchWidth);
@@ -224,19 +228,18 @@ function step(s: SmFetchState, cycle: number): void {
         // The line is being filled by an earlier miss: wait for that fill (an MSHR merge).
         s.mergedMisses.value++;
         waitForFill(s, { readyCycle: pendingUntil, line, fillAddr: -1 });
-        break;
-      }
-      const st = s.l1i.access(addr);
-      if (st === ProbeStatus.hit) s.out.send(GpuKind.fetchLine, line);
-      else if (st === ProbeStatus.missNoLine) {
-        s.requests[w] = r; // every way of the set awaits a fill: retry next cycle
       } else {
-        s.misses.value++;
-        const ready = cycle + s.p.l1iMissLatencyCycles;
-        s.pendingLines.set(lineAddr, ready);
-        waitForFill(s, { readyCycle: ready, line, fillAddr: addr });
+        const st = s.l1i.access(addr);
+        if (st === ProbeStatus.hit) s.out.send(GpuKind.fetchLine, line);
+        else if (st === ProbeStatus.missNoLine) {
+          s.requests[w] = r; // every way of the set awaits a fill: retry next cycle
+        } else {
+          s.misses.value++;
+          const ready = cycle + s.p.l1iMissLatencyCycles;
+          s.pendingLines.set(lineAddr, ready);
+          waitForFill(s, { readyCycle: ready, line, fillAddr: addr });
+        }
       }
-      break;
     }
   }
   if (s.requests.some((r) => r !== null) || s.inFlight.length > 0) {
@@ -257,15 +260,13 @@ function stepMem(s: SmFetchState): void {
       s.out.send(GpuKind.fetchLine, s.ready.shift()!);
     } else {
       const n = s.requests.length;
-      for (let k = 0; k < n; k++) {
-        const w = (s.rr + k) % n;
-        const r = s.requests[w];
-        if (r === null || r === undefined) continue;
+      const w = s.pick(s.requests, s.rr);
+      const r = w >= 0 ? s.requests[w] : null;
+      if (r !== null && r !== undefined) {
         s.rr = (w + 1) % n;
         const count = Math.min(r.count, s.p.fetchWidth);
         if (accessMem(s, { warp: r.warp, pc: r.pc, fn: r.fn, count, gen: r.gen }, instAddr(s.p, r.fn, r.pc))) s.requests[w] = null;
         else s.resFails.value++;
-        break;
       }
     }
   }
@@ -308,6 +309,7 @@ export const smFetch = defineUnit<SmFetchParams>({
         l1i: new TagArray(p.l1i),
         requests: new Array(p.maxWarps).fill(null),
         rr: 0,
+        pick: createFetchPolicy(p.fetchPolicy ?? 'rr'),
         pendingLines: new Map(),
         inFlight: [],
         lastCycle: -1,

@@ -17,7 +17,12 @@ export function requestFetch(s: SmIssueState, slot: number): void {
   // The next PC to fetch: after the last buffered instruction, or the warp's PC when empty.
   const count = s.ibuf.size(slot);
   const pc = count === 0 ? w.pc : s.ibuf.entryPc(slot, count - 1) + 1;
-  const req: FetchReq = { warp: slot, pc, fn: w.functionIndex, count: free, gen: s.ibuf.generation(slot) };
+  const sched = slot % s.p.schedulers;
+  const policy = s.policies[sched]!;
+  const req: FetchReq =
+    policy.fetchPriority === undefined
+      ? { warp: slot, pc, fn: w.functionIndex, count: free, gen: s.ibuf.generation(slot) }
+      : { warp: slot, pc, fn: w.functionIndex, count: free, gen: s.ibuf.generation(slot), priority: policy.fetchPriority(s.schedWarps[sched]!, Math.floor(slot / s.p.schedulers)) };
   if (s.ports.fetchReq.send(GpuKind.fetchReq, req) !== null) ws.fetchPending = true;
 }
 

@@ -93,7 +93,7 @@ export function formatConfig(c: GpuConfig): string {
   out.push(`    ${'sfu'.padEnd(6)} ${sm.opcodeTiming.sfu.latency}/${sm.opcodeTiming.sfu.initiation}, tensor ${sm.opcodeTiming.tensor.latency}/${sm.opcodeTiming.tensor.initiation}`);
   out.push('');
   out.push('policies');
-  out.push(`  warp ${policyName(c.policies.warpScheduler)}, CTA ${c.policies.ctaScheduler.kind}, kernel ${c.policies.kernelScheduler.kind}, memory issue ${c.policies.memoryIssue.kind}`);
+  out.push(`  warp ${policyName(c.policies.warpScheduler)}, CTA ${c.policies.ctaScheduler.kind}, kernel ${c.policies.kernelScheduler.kind}, memory issue ${c.policies.memoryIssue.kind}${c.policies.fetchScheduler !== undefined ? `, fetch ${c.policies.fetchScheduler.kind}` : ''}`);
   out.push('');
   out.push('caches');
   out.push(...cacheLines('L1I', c.l1i));

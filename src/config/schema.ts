@@ -346,6 +346,16 @@ export const kernelSchedulerSchema = smwmPolicySchema('kernelScheduler', 'inOrde
 /** Active-core policy (000 §4.4): `all` (default), `fixed {count}`, `gateIdle`; later ONAC, Seq-Det. */
 export const activeCoresSchema = smwmPolicySchema('activeCores', 'all');
 
+/**
+ * Fetch scheduling (specs/warp-level.md C9; registry `src/model/sm/fetch-policy.ts`): `rr`
+ * (round robin over the warps with a fetch request, GPGPU-Sim's fetch stage; the default) or
+ * `warpPriority` (the lowest fetch priority the warp scheduler policy stamps on a request first:
+ * ELF's coordinated fetch, 004 §3.1).
+ */
+export const fetchSchedulerSchema = z.strictObject({
+  kind: z.enum(['rr', 'warpPriority']).describe('fetch scheduling policy: rr (default) or warpPriority (in the warp scheduler policy\'s fetch priority order, ELF)'),
+});
+
 /** Memory-instruction issue policy (paper 001). Later issues add RBMI, QBMI, SMIL, DMIL. */
 export const memoryIssueSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('none').describe('no memory-issue control') }),
@@ -360,6 +370,8 @@ export const policiesSchema = z.strictObject({
   /** Absent = `{ kind: 'all' }`. */
   activeCores: activeCoresSchema.optional(),
   memoryIssue: memoryIssueSchema,
+  /** Absent = `{ kind: 'rr' }`. */
+  fetchScheduler: fetchSchedulerSchema.optional(),
 });
 
 // ---------------------------------------------------------------------------------------------

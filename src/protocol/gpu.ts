@@ -87,6 +87,11 @@ export interface FetchReq {
   readonly count: number;
   /** iBuffer generation: fetches for an older generation are dropped at ISSUE (flushed). */
   readonly gen: number;
+  /**
+   * Fetch priority from the warp scheduler policy (lower first; ELF's coordinated fetch), read by
+   * the `warpPriority` fetch policy; absent when the policy gives none.
+   */
+  readonly priority?: number;
 }
 
 /** `fetch.line` and `decode.inst` payload. */

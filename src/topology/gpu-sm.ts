@@ -177,6 +177,7 @@ function smUnitParams(config: GpuConfig, smId: number, context: GpuContext, poll
       mshrEntries: config.l1i.mshrEntries,
       mshrMaxMerge: config.l1i.mshrMaxMerge,
       missQueueEntries: config.l1i.missQueueEntries,
+      ...(config.policies.fetchScheduler !== undefined ? { fetchPolicy: config.policies.fetchScheduler.kind } : {}),
     },
     decode: { decodeWidth: Math.max(1, config.sm.fetchThroughput) },
     exec: { unitNames: exec.units.map((x) => x.name) },

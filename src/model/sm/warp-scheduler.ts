@@ -190,6 +190,12 @@ export interface WarpSchedulerPolicy {
    * has the kernel's static tables computed and filled in at CTA start.
    */
   readonly usesStaticTables?: boolean;
+  /**
+   * Fetch priority of the warp in `slot` (lower is fetched first under the `warpPriority` fetch
+   * policy; ELF's coordinated fetch, 004 §3.1): stamped on the warp's fetch requests by the issue
+   * stage. Absent: requests carry no priority.
+   */
+  fetchPriority?(warps: SchedulerWarps, slot: number): number;
   /** Forgets all history (new kernel). */
   reset(): void;
 }
