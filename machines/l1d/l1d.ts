@@ -109,6 +109,10 @@ export interface L1dState {
   readonly up: InPort;
   /** Eviction announcements (`mem.evict`), or null when no unit listens (the port is unbound). */
   readonly evict: OutPort | null;
+  /** MSHR occupancy reports to FETCH (`l1d.mshr`), or null when unbound (no L1I prefetcher). */
+  readonly mshrOut: OutPort | null;
+  /** Occupancy last reported on {@link mshrOut} (entries). */
+  mshrReported: number;
   readonly ctrlIn: InPort;
   readonly lifecycle: Lifecycle;
   readonly ctrl: CacheController;
@@ -480,6 +484,11 @@ function step(s: L1dState, cycle: number): void {
     if (car.full) s.carStats!.fullCycles.value++;
   }
   if (!lifecycle.running && lifecycle.state === 'draining' && (car === null || car.length === 0) && s.ctrl.mshr.occupancy === 0 && s.ctrl.missQueueLength === 0 && s.bypass.size === 0 && s.hitMsgs.length === 0 && s.answers.length === 0 && s.waiting.size === 0 && s.instPending.size === 0 && s.instAnswers.length === 0) lifecycle.drained();
+  // the L1I prefetch gate's view of the MSHRs (004 §3.5): sent when it changed
+  if (s.mshrOut !== null && ctrl.mshr.occupancy !== s.mshrReported && s.mshrOut.hasRoom) {
+    s.mshrReported = ctrl.mshr.occupancy;
+    s.mshrOut.send(GpuKind.l1dMshr, { occupancy: s.mshrReported });
+  }
   // 5. sleep until the next thing to do
   let next = Infinity;
   if (s.req.length > 0 && lifecycle.running) next = cycle + 1;
@@ -524,6 +533,7 @@ export const l1d = defineUnit<L1dParams>({
     { name: 'instIn', direction: 'in', description: "the SM L1I's line reads (FETCH memOut), forwarded down unchanged", messageKinds: [GpuKind.readReq], capacity: 4, optional: true },
     { name: 'instOut', direction: 'out', description: 'instruction fills routed back to FETCH', messageKinds: [GpuKind.rsp], capacity: 4, optional: true },
     { name: 'evict', direction: 'out', description: 'lines evicted by replacement (for a spliced victim cache); unbound = not announced', messageKinds: [GpuKind.evict], capacity: 8, optional: true },
+    { name: 'mshrOut', direction: 'out', description: "MSHR occupancy when it changed, at most once per cycle (to FETCH's L1I prefetch gate); unbound = not sent", messageKinds: [GpuKind.l1dMshr], capacity: 2, optional: true },
     { name: 'ctrl', direction: 'in', description: 'lifecycle commands (pause: finish held work, accept none; gate: only when empty)', messageKinds: [GpuKind.ctrlPause, GpuKind.ctrlResume, GpuKind.ctrlGate, GpuKind.ctrlWake], capacity: 4, optional: true },
     { name: 'status', direction: 'out', description: 'lifecycle acknowledgements', messageKinds: [GpuKind.ctrlAck], capacity: 4, optional: true },
   ],
@@ -565,6 +575,8 @@ export const l1d = defineUnit<L1dParams>({
           down: io.out('bottomOut'),
           up: io.in('bottomIn'),
           evict: evictPort,
+          mshrOut: io.out('mshrOut').isBound ? io.out('mshrOut') : null,
+          mshrReported: 0,
           ctrlIn: io.in('ctrl'),
           lifecycle: new Lifecycle(io, io.out('status')),
           ctrl,

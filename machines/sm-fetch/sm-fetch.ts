@@ -33,7 +33,7 @@ import { controlPorts, Lifecycle, serviceLifecycle, unitLifecycleMachine } from 
 import { cycleLogic, defineUnit, type UnitIo } from '../../src/sim/unit.ts';
 import { tagArraySpec } from '../../src/model/mem/specs.ts';
 import { createFetchPolicy, type FetchPolicy } from '../../src/model/sm/fetch-policy.ts';
-import { GpuKind, memPacketBytes, type FetchedInsts, type FetchReq, type GpuMemRequest, type GpuMemResponse } from '../../src/protocol/gpu.ts';
+import { GpuKind, memPacketBytes, type FetchedInsts, type FetchReq, type GpuMemRequest, type GpuMemResponse, type L1dMshrOccupancy } from '../../src/protocol/gpu.ts';
 
 /** Default bytes per instruction in the L1I address space (GPGPU-Sim's PTX model). */
 export const INSTRUCTION_BYTES = 8;
@@ -56,6 +56,11 @@ export const smFetchSpec = z.strictObject({
   mshrEntries: z.int().min(1).optional().describe('L1I MSHR entries, memory mode (entries); default 2 [-gpgpu_cache:il1 <mshr_entries>]'),
   mshrMaxMerge: z.int().min(1).optional().describe('fetches merged into one L1I MSHR entry, memory mode (requests); default 48 [<mshr_max_merge>]'),
   missQueueEntries: z.int().min(1).optional().describe('L1I miss queue entries, memory mode (entries); default 4 [<mq>]'),
+  prefetchMshrThreshold: z
+    .int()
+    .min(0)
+    .optional()
+    .describe('memory mode: next-line L1I prefetch, issued on a demand access to line X when X+1 is neither present nor pending and the occupied MSHRs of the L1I and the L1D (its l1d.mshr reports) are fewer than this (entries; paper 004 §3.5: 16); absent or 0 = no prefetch'),
   fetchPolicy: z.string().min(1).optional().describe('fetch scheduling policy: which warp request is served first (registry of src/model/sm/fetch-policy.ts: rr, warpPriority); default rr'),
 });
 
@@ -98,6 +103,23 @@ export interface SmFetchState {
   /** Memory mode: fetches whose line has been filled, released one per cycle. */
   readonly ready: Fifo<FetchedInsts>;
   readonly resFails: Counter;
+  /** Next-line prefetch state (null: no prefetcher). */
+  readonly prefetch: PrefetchState | null;
+}
+
+/** The L1I next-line prefetcher (004 §3.5; spec R-E9). */
+interface PrefetchState {
+  readonly threshold: number;
+  /** The L1D's `l1d.mshr` reports. */
+  readonly l1dIn: InPort;
+  /** Last reported L1D MSHR occupancy (entries). */
+  l1dOccupancy: number;
+  /** Lines prefetched and not yet touched by a demand access. */
+  readonly lines: Set<number>;
+  readonly issued: Counter;
+  readonly gated: Counter;
+  readonly useful: Counter;
+  readonly late: Counter;
 }
 
 /** Instruction byte address of a fetch (see the module comment). */
@@ -144,23 +166,51 @@ function sendMiss(s: SmFetchState): void {
 function accessMem(s: SmFetchState, line: FetchedInsts, addr: number): boolean {
   s.accesses.value++;
   const st = s.l1i.access(addr);
+  const block = s.l1i.blockAddr(addr);
+  const pf = s.prefetch;
   if (st === ProbeStatus.hit) {
+    if (pf !== null && pf.lines.delete(block)) pf.useful.value++;
     s.out.send(GpuKind.fetchLine, line);
+    if (pf !== null) prefetchNext(s, pf, block);
     return true;
   }
-  const block = s.l1i.blockAddr(addr);
   const pending = s.mshr.get(block);
   if (pending !== undefined) {
     if (pending.length >= (s.p.mshrMaxMerge ?? 48)) return false;
+    if (pf !== null && pf.lines.delete(block)) pf.late.value++;
     pending.push(line);
     s.mergedMisses.value++;
+    if (pf !== null) prefetchNext(s, pf, block);
     return true;
   }
   if (st === ProbeStatus.missNoLine || s.mshr.size >= (s.p.mshrEntries ?? 2) || s.missQueue.length >= (s.p.missQueueEntries ?? 4)) return false;
   s.misses.value++;
   s.mshr.set(block, [line]);
   s.missQueue.push(block);
+  if (pf !== null) prefetchNext(s, pf, block);
   return true;
+}
+
+/**
+ * After a demand access to line `block`: prefetch the next line when it is neither present nor
+ * pending, an L1I MSHR and miss-queue entry are free, and the L1I and L1D together hold fewer
+ * occupied MSHRs than the threshold (004 §3.5; spec R-E9: the L1D's count is its last report).
+ * The fill is installed like a demand miss's, with no fetch waiting.
+ */
+function prefetchNext(s: SmFetchState, pf: PrefetchState, block: number): void {
+  const next = block + s.l1i.lineBytes;
+  if (s.mshr.has(next)) return;
+  const st = s.l1i.probe(next);
+  if (st === ProbeStatus.hit || st === ProbeStatus.hitReserved || st === ProbeStatus.missNoLine) return;
+  if (s.mshr.size >= (s.p.mshrEntries ?? 2) || s.missQueue.length >= (s.p.missQueueEntries ?? 4)) return;
+  if (s.mshr.size + pf.l1dOccupancy >= pf.threshold) {
+    pf.gated.value++;
+    return;
+  }
+  s.mshr.set(next, []);
+  s.missQueue.push(next);
+  pf.lines.add(next);
+  pf.issued.value++;
 }
 
 function waitForFill(s: SmFetchState, p: Pending): void {
@@ -254,6 +304,11 @@ function step(s: SmFetchState, cycle: number): void {
  */
 function stepMem(s: SmFetchState): void {
   acceptFills(s);
+  const pf = s.prefetch;
+  if (pf !== null) {
+    let m: Message | undefined;
+    while ((m = pf.l1dIn.recv()) !== undefined) pf.l1dOccupancy = (m.payload as L1dMshrOccupancy).occupancy;
+  }
   let pendingReq = false;
   if (s.out.hasRoom) {
     if (s.ready.length > 0) {
@@ -289,6 +344,7 @@ export const smFetch = defineUnit<SmFetchParams>({
     { name: 'out', direction: 'out', description: 'fetched instructions to DECODE', messageKinds: [GpuKind.fetchLine], capacity: 4 },
     { name: 'memOut', direction: 'out', description: 'L1I line reads to the SM memory port (bound: memory mode)', messageKinds: [GpuKind.readReq], capacity: 2, optional: true },
     { name: 'memIn', direction: 'in', description: 'L1I fills from the SM memory port', messageKinds: [GpuKind.rsp], capacity: 8, optional: true },
+    { name: 'l1dMshr', direction: 'in', description: "the L1D's MSHR occupancy reports, for the prefetch gate (bound with prefetchMshrThreshold)", messageKinds: [GpuKind.l1dMshr], capacity: 2, optional: true },
     ...controlPorts('deliver fills in flight, serve no request'),
   ],
   finalize: (snap: { context: SmFetchState }) => snap.context.lifecycle.finalize(),
@@ -324,6 +380,20 @@ export const smFetch = defineUnit<SmFetchParams>({
         missQueue: new Fifo(Math.max(1, p.missQueueEntries ?? 4)),
         ready: new Fifo(64),
         resFails: io.counter('l1i_res_fail', 'L1I reservation failures (memory mode)'),
+        // registered only with a prefetcher: runs without one keep their statistics
+        prefetch:
+          (p.prefetchMshrThreshold ?? 0) > 0
+            ? {
+                threshold: p.prefetchMshrThreshold!,
+                l1dIn: io.in('l1dMshr'),
+                l1dOccupancy: 0,
+                lines: new Set(),
+                issued: io.counter('l1i_prefetch_issued', 'next-line L1I prefetches sent (004 §3.5)'),
+                gated: io.counter('l1i_prefetch_gated', 'next-line prefetches not sent because L1I + L1D MSHRs in use reached the threshold'),
+                useful: io.counter('l1i_prefetch_useful', 'prefetched lines whose first demand access hit'),
+                late: io.counter('l1i_prefetch_late', 'prefetched lines a demand access found still pending'),
+              }
+            : null,
       }),
     ),
 });

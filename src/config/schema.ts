@@ -286,7 +286,8 @@ const idleStatesSchema = z
  * unchecked from the front of the pending list; GPGPU-Sim implements no other inner/outer codes).
  * `twoLevel` is paper 000's three-queue scheduler (Fig. 3.6: ready queue of `readyQueueSize`
  * warps ordered by `inner`, active queue ordered by `outer`, pending queue); it has no GPGPU-Sim
- * option.
+ * option. `pats`/`patsTwoLevel` are paper 000's phase-aware schedulers, `elf` paper 004's earliest
+ * load first (its fields drive the static pass, `staticAnalysisOptions`).
  */
 export const warpSchedulerSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('lrr').describe('loose round robin') }),
@@ -315,6 +316,13 @@ export const warpSchedulerSchema = z.discriminatedUnion('kind', [
     key: z.enum(['length', 'distance']).default('length').describe("active-queue sort key: length of the next instruction's phase (000 §3.4.2.2, default) or its phase distance"),
     idleStates: idleStatesSchema,
     ...phaseAnalysisFields(),
+  }),
+  z.strictObject({
+    kind: z.literal('elf').describe('ELF, earliest load first, of paper 004 §3: lowest warp priority (instructions to the next memory load, WPT) first, ties greedy then oldest (spec R-E1)'),
+    programPoints: posInt(65536).default(32).describe('program-point slots of the priority calculator (points; 004 §4: 32; Fig. 9(a) sweeps 16, 32, 48 and infinite: 65536)'),
+    scoreBits: posInt(16).default(8).describe('bits of the score field and of a WPT entry (bits; 004 §4: 8, priorities saturate at 255)'),
+    branches: z.enum(['backward', 'all']).default('backward').describe('branches that are program points (004 §3.1: backward only)'),
+    recalcRule: z.enum(['consistent', 'literal', 'always']).default('consistent').describe("when a branch recalculates the priority (spec §2.6 R-E3): consistent (default: when the outcome leaves the path the calculator assumed), literal (004 §3.2 as written), always (every issue, Fig. 8's naive scheme)"),
   }),
 ]);
 
@@ -345,6 +353,19 @@ export const kernelSchedulerSchema = smwmPolicySchema('kernelScheduler', 'inOrde
 
 /** Active-core policy (000 §4.4): `all` (default), `fixed {count}`, `gateIdle`; later ONAC, Seq-Det. */
 export const activeCoresSchema = smwmPolicySchema('activeCores', 'all');
+
+/**
+ * L1I prefetcher (paper 004 §3.5; specs/warp-level.md R-E9): `none`, or `nextLine`: on a demand
+ * access to line X, line X+1 is fetched when it is neither present nor pending and the L1I and
+ * L1D together hold fewer than `mshrThreshold` occupied MSHRs (004: 16; 0 turns it off, Fig. 9(b)).
+ */
+export const l1iPrefetchSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('none').describe('no prefetch') }),
+  z.strictObject({
+    kind: z.literal('nextLine').describe('next-line prefetch gated by MSHR occupancy (004 §3.5)'),
+    mshrThreshold: z.int().min(0).max(1024).default(16).describe('prefetch only while the occupied MSHRs of L1I + L1D are fewer than this (entries; 004: 16)'),
+  }),
+]);
 
 /**
  * Fetch scheduling (specs/warp-level.md C9; registry `src/model/sm/fetch-policy.ts`): `rr`
@@ -695,7 +716,9 @@ const gpuConfigObject = z.strictObject({
   sm: smSchema,
   policies: policiesSchema,
   /** `-gpgpu_cache:il1`. */
-  l1i: cacheGeometrySchema,
+  l1i: cacheGeometrySchema.extend({
+    prefetch: l1iPrefetchSchema.optional().describe('L1I prefetcher (absent = none)'),
+  }),
   /** `-gpgpu_cache:dl1`, `-gpgpu_l1_latency`, `-gpgpu_l1_banks`, `-gpgpu_gmem_skip_L1D`. */
   l1d: l1dSchema,
   sharedMem: sharedMemSchema,

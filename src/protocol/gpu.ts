@@ -41,6 +41,8 @@ export const GpuKind = {
   rsp: 'mem.rsp',
   /** L1D -> (a spliced unit such as a victim cache): a valid line left the L1D. */
   evict: 'mem.evict',
+  /** L1D -> FETCH: the L1D's MSHR occupancy changed (the L1I prefetch gate, 004 §3.5). */
+  l1dMshr: 'l1d.mshr',
   /** Lifecycle control (SMWM or a controller -> a unit's `ctrl` port): see `src/sim/lifecycle.ts`. */
   ctrlPause: 'ctrl.pause',
   ctrlResume: 'ctrl.resume',
@@ -49,6 +51,11 @@ export const GpuKind = {
   /** Unit -> controller on its `status` port: a lifecycle state was reached (paused, gated, active). */
   ctrlAck: 'ctrl.ack',
 } as const;
+
+/** `l1d.mshr` payload: MSHR entries in use at the end of the L1D's cycle (entries). */
+export interface L1dMshrOccupancy {
+  readonly occupancy: number;
+}
 
 /** Every GPU message kind name. */
 export type GpuKindName = (typeof GpuKind)[keyof typeof GpuKind];
@@ -248,6 +255,7 @@ export interface GpuPayloads {
   'mem.writeReq': GpuMemRequest;
   'mem.rsp': GpuMemResponse;
   'mem.evict': L1dEviction;
+  'l1d.mshr': L1dMshrOccupancy;
   'ctrl.pause': CtrlCommand;
   'ctrl.resume': CtrlCommand;
   'ctrl.gate': CtrlCommand;

@@ -21,6 +21,7 @@ import type { UnitInstanceConfig } from '../sim/unit.ts';
 import { EXEC_UNIT_NAME } from '../frontends/accelsim/opcodes.ts';
 import type { AnnotationOptions } from '../isa/annotations.ts';
 import type { PhaseLatencyModel } from '../isa/phase.ts';
+import { elfPolicyOptions } from '../model/sm/elf-policy.ts';
 
 /**
  * Cycles an ALU instruction with register sources spends outside its unit from issue to the
@@ -37,13 +38,21 @@ export const OPERAND_PIPELINE_CYCLES = 6;
  * computed for this config: phase lengths with the scheduler's latency model (spec R-P2:
  * `pipeline`, the default, prices an ALU-class instruction max(issue interval, its opcode class
  * latency) and anything else the issue interval; `unit` prices every instruction 1 cycle) and
- * saturation (R-P3).
+ * saturation (R-P3); under the `elf` policy also the ELF options (004 §4, spec §2.7: program-point
+ * slots, score bits, branches, recalculation rule R-E3; absent fields take the policy defaults).
  */
 export function staticAnalysisOptions(config: GpuConfig): AnnotationOptions {
-  const ws = config.policies.warpScheduler as { phaseLatency?: 'pipeline' | 'unit'; maxPhaseDistance?: number };
+  const ws = config.policies.warpScheduler as { kind: string; phaseLatency?: 'pipeline' | 'unit'; maxPhaseDistance?: number };
   const phaseLatency: PhaseLatencyModel =
     ws.phaseLatency === 'unit' ? 'unit' : { kind: 'pipeline', issueIntervalCycles: config.sm.issueIntervalCycles, opClasses: execUnitsParams(config).opClasses ?? {} };
-  return ws.maxPhaseDistance !== undefined ? { phaseLatency, maxPhaseDistance: ws.maxPhaseDistance } : { phaseLatency };
+  const base: AnnotationOptions = ws.maxPhaseDistance !== undefined ? { phaseLatency, maxPhaseDistance: ws.maxPhaseDistance } : { phaseLatency };
+  // ELF (004 §4, spec §2.7, R-E3): the policy's program-point slots, score width, branch
+  // selection and recalculation rule shape the program points and recalculation codes.
+  if (ws.kind === 'elf') {
+    const e = elfPolicyOptions(ws as unknown as Record<string, unknown>);
+    return { ...base, elf: { maxProgramPoints: e.programPoints, scoreBits: e.scoreBits, branches: e.branches, recalcRule: e.recalcRule } };
+  }
+  return base;
 }
 
 /** Execution pipelines and opcode-class timing of an SM. */
@@ -178,6 +187,7 @@ function smUnitParams(config: GpuConfig, smId: number, context: GpuContext, poll
       mshrMaxMerge: config.l1i.mshrMaxMerge,
       missQueueEntries: config.l1i.missQueueEntries,
       ...(config.policies.fetchScheduler !== undefined ? { fetchPolicy: config.policies.fetchScheduler.kind } : {}),
+      ...(config.l1i.prefetch?.kind === 'nextLine' && config.l1i.prefetch.mshrThreshold > 0 ? { prefetchMshrThreshold: config.l1i.prefetch.mshrThreshold } : {}),
     },
     decode: { decodeWidth: Math.max(1, config.sm.fetchThroughput) },
     exec: { unitNames: exec.units.map((x) => x.name) },

@@ -196,6 +196,8 @@ export function gpuTopology(config: GpuConfig, context: GpuContext, launches: re
     // L1I misses share the SM's memory port (GPGPU-Sim fetch -> m_L1I -> shader_memory_interface).
     link(`${sm}.FETCH`, 'memOut', `${sm}.L1D`, 'instIn', one);
     link(`${sm}.L1D`, 'instOut', `${sm}.FETCH`, 'memIn', one);
+    // the L1I prefetch gate counts the L1D's MSHRs too (004 §3.5)
+    if (config.l1i.prefetch?.kind === 'nextLine' && config.l1i.prefetch.mshrThreshold > 0) link(`${sm}.L1D`, 'mshrOut', `${sm}.FETCH`, 'l1dMshr', one);
     link(`${sm}.LSU`, 'topOut', `${sm}.ISSUE`, 'lsuWb', { latencyCycles: 1, messagesPerCycle: 8 });
     const lsuDown = link(`${sm}.LSU`, 'bottomOut', `${sm}.L1D`, 'topIn', one);
     const lsuUp = link(`${sm}.L1D`, 'topOut', `${sm}.LSU`, 'bottomIn', { latencyCycles: 1, messagesPerCycle: 4 });

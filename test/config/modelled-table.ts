@@ -65,6 +65,8 @@ export const COVERED: Record<string, [string, string]> = {
   'policies.warpScheduler.maxPhaseDistance': ['', 'test/gpu/pats.test.ts'],
   'policies.warpScheduler.key': ['', 'test/model/sm/pats.test.ts'],
   'policies.fetchScheduler.kind': ['warpPriority', 'test/model/sm/fetch-policy.test.ts'],
+  'l1i.prefetch.kind': ['', 'test/gpu/l1i-prefetch.test.ts'],
+  'l1i.prefetch.mshrThreshold': ['', 'test/gpu/l1i-prefetch.test.ts'],
   'policies.ctaScheduler.kind': ['fixedLimit', 'test/machines/sm-work-manager.test.ts'],
   'policies.kernelScheduler.kind': ['', 'test/machines/sm-work-manager.test.ts'],
   'policies.activeCores.kind': ['gateIdle', 'test/machines/power-gating-controller.test.ts'],
