@@ -5,6 +5,7 @@
  * series of the unit (000 §3.5.3, §3.5.4, §4.4.1, §5.3; 004 Fig. 3).
  */
 import { SCHEDULER_STATE_NAME, STALL_KIND_NAME, WARP_STATE_NAME } from '../../src/model/sm/sched-stats.ts';
+import { combinedStatistic, policyStatistics } from '../../src/model/sm/policy-stats.ts';
 import type { UnitIo } from '../../src/sim/unit.ts';
 import type { SmIssueState } from './state.ts';
 
@@ -78,6 +79,12 @@ export function registerIssueStats(io: UnitIo, s: SmIssueState): void {
   STALL_KIND_NAME.forEach((n, i) => d(`stall_${n}`, () => s.sched.stalls[i]!, `scheduler-cycles by stall kind ${n} (004 Fig. 3)`, 'cycles'));
   d('amat', () => (s.memCompleted.value > 0 ? s.amatTotal.value / s.memCompleted.value : 0), 'average memory access time per memory instruction (000 §4.4.1)', 'cycles');
   d('amat_overlapped', () => (s.memCompleted.value > 0 ? s.amatOverlapped.value / s.memCompleted.value : 0), 'AMAT cycles overlapped by arithmetic in flight (000 §4.4.1)', 'cycles');
+  // Statistics the warp scheduler policy keeps (ELF's recalculations, spec warp-level.md §2.10),
+  // combined over the SM's schedulers; they change only when an instruction issues.
+  const sources = s.policies.map(policyStatistics).filter((x) => x !== null);
+  if (sources.length === s.policies.length && sources.length > 0) {
+    sources[0]!.statistics.forEach((st, i) => d(st.name, () => combinedStatistic(sources, i), st.description, st.unit));
+  }
   // Warp states over time (000 Figs. 5.x): warp-cycles per state in each sampling interval.
   // Cycles ISSUE slept through are accounted when it wakes, so a sample taken while it sleeps
   // first accounts the slept cycles before it (the wake then accounts the rest): the series is

@@ -82,6 +82,7 @@ export const smIssue = defineUnit<SmIssueParams, SmIssueResources>({
     { name: 'cycles_idle / cycles_alu_only / cycles_mem_only / cycles_alu_mem', unit: 'cycles', description: 'active cycles by what is in flight (000 §3.5.4, Fig. 3.9)' },
     { name: 'alu_inflight / mem_inflight', unit: 'instructions', description: 'time series: average ALU / memory instructions in flight per active cycle of the sampling interval (000 Fig. 3.10)' },
     { name: 'warp_cycles_<state>', unit: 'warp-cycles', description: 'time series: warp-cycles per warp state in each sampling interval (000 §5.3, Figs. 5.x)' },
+    { name: 'elf_<stat>', unit: 'count', description: 'under the elf policy only: WPT recalculations by cause (recalc_load, recalc_branch, recalc_other, recalc_naive), decrements, priority_error, program points pp_initial / pp_before_merge / pp_loaded (004 §3.2, Fig. 8, Table 2; spec §2.10)' },
   ],
   logic: (p, r) =>
     wakeLogic(
