@@ -20,23 +20,30 @@
  */
 import type { SourceLocation } from '../../errors.ts';
 import { SimulationError } from '../../errors.ts';
+import type { FunctionAnnotation } from '../../isa/annotations.ts';
 import { registerWarpSchedulerPolicy, TwoLevelPolicy, type SchedulerWarps, type WarpSchedulerPolicy, type WarpSchedulerPolicyOptions } from './warp-scheduler.ts';
 import { PARAMS_LOCATION, requireInt, requireOneOf } from './validate.ts';
 
 /** Which phase figure orders the two-level active queue (R-P6). */
 export type PatsKey = 'length' | 'distance';
 
+/** The table of the function holding `slot`'s next instruction, when its PC is in it. */
+function tableAtPc(warps: SchedulerWarps, slot: number): FunctionAnnotation | undefined {
+  const tables = warps.tables?.[slot];
+  if (tables == null) return undefined;
+  const fn = warps.fn![slot]!;
+  const pc = warps.pc![slot]!;
+  const t = fn >= 0 ? tables[fn] : undefined;
+  return t !== undefined && pc >= 0 && pc < t.instructionCount ? t : undefined;
+}
+
 /**
  * Phase distance (cycles, from the configured latency model) of the next instruction of the warp
  * in `slot`, or 0 when it has no table entry (no tables, finished warp).
  */
 export function phaseDistanceOf(warps: SchedulerWarps, slot: number): number {
-  const tables = warps.tables?.[slot];
-  if (tables == null) return 0;
-  const fn = warps.fn![slot]!;
-  const pc = warps.pc![slot]!;
-  const t = fn >= 0 ? tables[fn] : undefined;
-  return t !== undefined && pc >= 0 && pc < t.instructionCount ? t.phaseDistance[pc]! : 0;
+  const t = tableAtPc(warps, slot);
+  return t === undefined ? 0 : t.phaseDistance[warps.pc![slot]!]!;
 }
 
 /**
@@ -44,12 +51,8 @@ export function phaseDistanceOf(warps: SchedulerWarps, slot: number): number {
  * "length information is required only once for an entire phase"), or 0 without a table entry.
  */
 export function phaseLengthOf(warps: SchedulerWarps, slot: number): number {
-  const tables = warps.tables?.[slot];
-  if (tables == null) return 0;
-  const fn = warps.fn![slot]!;
-  const pc = warps.pc![slot]!;
-  const t = fn >= 0 ? tables[fn] : undefined;
-  return t !== undefined && pc >= 0 && pc < t.instructionCount ? t.phaseLength[t.phaseOf[pc]!]! : 0;
+  const t = tableAtPc(warps, slot);
+  return t === undefined ? 0 : t.phaseLength[t.phaseOf[warps.pc![slot]!]!]!;
 }
 
 /**
