@@ -61,6 +61,7 @@ export const smFetchSpec = z.strictObject({
     .min(0)
     .optional()
     .describe('memory mode: next-line L1I prefetch, issued on a demand access to line X when X+1 is neither present nor pending and the occupied MSHRs of the L1I and the L1D (its l1d.mshr reports) are fewer than this (entries; paper 004 §3.5: 16); absent or 0 = no prefetch'),
+  schedulers: z.int().min(1).optional().describe('warp schedulers of the SM: warp slot w belongs to scheduler w mod N (the warpPriority fetch policy interleaves their orders); default 1 [-gpgpu_num_sched_per_core]'),
   fetchPolicy: z.string().min(1).optional().describe('fetch scheduling policy: which warp request is served first (registry of src/model/sm/fetch-policy.ts: rr, warpPriority); default rr'),
 });
 
@@ -262,7 +263,7 @@ function step(s: SmFetchState, cycle: number): void {
   // Serve one warp, chosen by the fetch policy (round robin by default).
   const n = s.requests.length;
   if (s.out.hasRoom) {
-    const w = s.pick(s.requests, s.rr);
+    const w = s.pick(s.requests, s.rr, cycle, s.p.schedulers ?? 1);
     const r = w >= 0 ? s.requests[w] : null;
     if (r !== null && r !== undefined) {
       s.requests[w] = null;
@@ -315,7 +316,7 @@ function stepMem(s: SmFetchState): void {
       s.out.send(GpuKind.fetchLine, s.ready.shift()!);
     } else {
       const n = s.requests.length;
-      const w = s.pick(s.requests, s.rr);
+      const w = s.pick(s.requests, s.rr, s.io.cycle, s.p.schedulers ?? 1);
       const r = w >= 0 ? s.requests[w] : null;
       if (r !== null && r !== undefined) {
         s.rr = (w + 1) % n;

@@ -186,7 +186,7 @@ function smUnitParams(config: GpuConfig, smId: number, context: GpuContext, poll
       mshrEntries: config.l1i.mshrEntries,
       mshrMaxMerge: config.l1i.mshrMaxMerge,
       missQueueEntries: config.l1i.missQueueEntries,
-      ...(config.policies.fetchScheduler !== undefined ? { fetchPolicy: config.policies.fetchScheduler.kind } : {}),
+      ...(config.policies.fetchScheduler !== undefined ? { fetchPolicy: config.policies.fetchScheduler.kind, schedulers: config.sm.schedulers } : {}),
       ...(config.l1i.prefetch?.kind === 'nextLine' && config.l1i.prefetch.mshrThreshold > 0 ? { prefetchMshrThreshold: config.l1i.prefetch.mshrThreshold } : {}),
     },
     decode: { decodeWidth: Math.max(1, config.sm.fetchThroughput) },

@@ -6,10 +6,13 @@
  *
  * - `rr` (default): round robin over the warp slots with a request, starting after the slot
  *   served last (GPGPU-Sim `shader_core_ctx::fetch`, which scans warps from the last fetched one).
- * - `warpPriority`: the request with the lowest `priority` value first (ELF's coordinated fetch,
- *   004 §3.1: "fetch in the same order" as the warp scheduler; the issue stage stamps each request
- *   with its warp scheduler policy's {@link WarpSchedulerPolicy.fetchPriority}), ties in round-robin
- *   order. Requests without a priority count as 0.
+ * - `warpPriority`: ELF's coordinated fetch (004 §3.3: "use the same priority as the warp
+ *   schedulers to prioritize instruction fetch"; the issue stage stamps each request with its warp
+ *   scheduler policy's `fetchPriority`, lower first; none counts as 0). With several schedulers the
+ *   unified order interleaves the schedulers' orders (004 §3.3: "interleaving the priority orders
+ *   from each warp schedulers"), and the scheduler that leads the interleave alternates every cycle
+ *   (spec R-E4): the request served is the best of the leading scheduler's warps (warp slot w
+ *   belongs to scheduler w mod N), else of the next scheduler's, ties in round-robin order.
  *
  * Policies are pure functions over the request table: no allocation.
  */
@@ -22,10 +25,11 @@ export interface FetchCandidate {
 }
 
 /**
- * Picks the warp slot to serve among `requests` (null: no request), given the round-robin
- * start slot `rrStart` (the one after the slot served last). Returns -1 when no slot has a request.
+ * Picks the warp slot to serve among `requests` (indexed by warp slot; null: no request), given
+ * the round-robin start slot `rrStart` (the one after the slot served last), the core cycle and
+ * the number of warp schedulers. Returns -1 when no slot has a request.
  */
-export type FetchPolicy = (requests: readonly (FetchCandidate | null | undefined)[], rrStart: number) => number;
+export type FetchPolicy = (requests: readonly (FetchCandidate | null | undefined)[], rrStart: number, cycle: number, schedulers: number) => number;
 
 const registry = new Map<string, FetchPolicy>();
 
@@ -62,19 +66,25 @@ registerFetchPolicy('rr', (requests, rrStart) => {
   return -1;
 });
 
-registerFetchPolicy('warpPriority', (requests, rrStart) => {
+registerFetchPolicy('warpPriority', (requests, rrStart, cycle, schedulers) => {
   const n = requests.length;
-  let best = -1;
-  let bestPriority = Infinity;
-  for (let k = 0; k < n; k++) {
-    const w = (rrStart + k) % n;
-    const r = requests[w];
-    if (r == null) continue;
-    const p = r.priority ?? 0;
-    if (p < bestPriority) {
-      bestPriority = p;
-      best = w;
+  const nSched = Math.max(1, schedulers);
+  for (let lead = 0; lead < nSched; lead++) {
+    const sched = (cycle + lead) % nSched;
+    let best = -1;
+    let bestPriority = Infinity;
+    for (let k = 0; k < n; k++) {
+      const w = (rrStart + k) % n;
+      if (w % nSched !== sched) continue;
+      const r = requests[w];
+      if (r == null) continue;
+      const p = r.priority ?? 0;
+      if (p < bestPriority) {
+        bestPriority = p;
+        best = w;
+      }
     }
+    if (best >= 0) return best;
   }
-  return best;
+  return -1;
 });

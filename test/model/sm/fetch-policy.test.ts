@@ -24,18 +24,26 @@ describe('fetch policy registry', () => {
 
   it('rr serves the first slot with a request at or after the start, wrapping around', () => {
     const req = [null, {}, null, {}, null];
-    expect(rr(req, 0)).toBe(1);
-    expect(rr(req, 2)).toBe(3);
-    expect(rr(req, 4)).toBe(1);
-    expect(rr([null, null], 1)).toBe(-1);
+    expect(rr(req, 0, 0, 1)).toBe(1);
+    expect(rr(req, 2, 0, 1)).toBe(3);
+    expect(rr(req, 4, 0, 1)).toBe(1);
+    expect(rr([null, null], 1, 0, 1)).toBe(-1);
   });
 
-  it('warpPriority serves the lowest priority, ties in round-robin order from the start', () => {
-    const req = [{ priority: 5 }, { priority: 2 }, null, { priority: 2 }, {}];
-    expect(prio(req, 0)).toBe(4); // no priority counts as 0
-    expect(prio([{ priority: 5 }, { priority: 2 }, null, { priority: 2 }], 0)).toBe(1);
-    expect(prio([{ priority: 5 }, { priority: 2 }, null, { priority: 2 }], 2)).toBe(3);
-    expect(prio([null, null], 0)).toBe(-1);
+  it('warpPriority with one scheduler serves the lowest priority, ties in round-robin order from the start', () => {
+    expect(prio([{ priority: 5 }, { priority: 2 }, null, { priority: 2 }, {}], 0, 0, 1)).toBe(4); // no priority counts as 0
+    expect(prio([{ priority: 5 }, { priority: 2 }, null, { priority: 2 }], 0, 0, 1)).toBe(1);
+    expect(prio([{ priority: 5 }, { priority: 2 }, null, { priority: 2 }], 2, 0, 1)).toBe(3);
+    expect(prio([null, null], 0, 0, 1)).toBe(-1);
+  });
+
+  it('warpPriority with two schedulers interleaves their orders, the leader alternating by cycle (R-E4)', () => {
+    // slots 0, 2, 4 belong to scheduler 0; 1, 3, 5 to scheduler 1
+    const req = [{ priority: 7 }, { priority: 9 }, { priority: 3 }, { priority: 1 }, null, { priority: 4 }];
+    expect(prio(req, 0, 0, 2)).toBe(2); // even cycle: scheduler 0 leads; its best is slot 2 (3), not the global best (slot 3)
+    expect(prio(req, 0, 1, 2)).toBe(3); // odd cycle: scheduler 1 leads
+    // the leader has no request: the next scheduler's best
+    expect(prio([null, { priority: 9 }, null, { priority: 1 }], 0, 0, 2)).toBe(3);
   });
 
   it('refuses an unknown name, naming the field and the known names', () => {
