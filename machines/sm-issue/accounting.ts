@@ -100,26 +100,20 @@ export function registerIssueStats(io: UnitIo, s: SmIssueState): void {
   });
   // ALU and MEM load over time as 000 §3.5.4 defines it (Fig. 3.10): instructions in flight,
   // averaged over the active cycles of the sampling interval (slept cycles accounted first).
-  let lastAluSum = 0;
-  let lastMemSum = 0;
-  let lastActiveAlu = 0;
-  let lastActiveMem = 0;
-  io.timeSeries('alu_inflight', () => {
-    flushSleep(s, io.cycle);
-    const cycles = s.stats.activeCycles.value - lastActiveAlu;
-    const v = cycles > 0 ? (s.load.aluInflightSum.value - lastAluSum) / cycles : 0;
-    lastActiveAlu = s.stats.activeCycles.value;
-    lastAluSum = s.load.aluInflightSum.value;
-    return v;
-  }, 'average ALU warp instructions in flight per active cycle in the sampling interval (000 §3.5.4, Fig. 3.10)', 'instructions');
-  io.timeSeries('mem_inflight', () => {
-    flushSleep(s, io.cycle);
-    const cycles = s.stats.activeCycles.value - lastActiveMem;
-    const v = cycles > 0 ? (s.load.memInflightSum.value - lastMemSum) / cycles : 0;
-    lastActiveMem = s.stats.activeCycles.value;
-    lastMemSum = s.load.memInflightSum.value;
-    return v;
-  }, 'average memory warp instructions in flight per active cycle in the sampling interval (000 §3.5.4, Fig. 3.10)', 'instructions');
+  const inflightSeries = (name: string, sum: { readonly value: number }, description: string): void => {
+    let lastSum = 0;
+    let lastActive = 0;
+    io.timeSeries(name, () => {
+      flushSleep(s, io.cycle);
+      const cycles = s.stats.activeCycles.value - lastActive;
+      const v = cycles > 0 ? (sum.value - lastSum) / cycles : 0;
+      lastActive = s.stats.activeCycles.value;
+      lastSum = sum.value;
+      return v;
+    }, description, 'instructions');
+  };
+  inflightSeries('alu_inflight', s.load.aluInflightSum, 'average ALU warp instructions in flight per active cycle in the sampling interval (000 §3.5.4, Fig. 3.10)');
+  inflightSeries('mem_inflight', s.load.memInflightSum, 'average memory warp instructions in flight per active cycle in the sampling interval (000 §3.5.4, Fig. 3.10)');
   // Instructions issued per sampling interval (kept under these names; not 000 §3.5.4's load,
   // which counts instructions in flight: alu_inflight / mem_inflight).
   let lastAlu = 0;

@@ -45,3 +45,16 @@ export interface CoreCommand {
 
 /** Every request a controller emits. */
 export type ControllerRequest = SampleStartRequest | SampleStopRequest | CoreCommand;
+
+/**
+ * Input events of the active-core controllers (ONAC and Seq-Det, 000 §4.4): the kernel's start
+ * with its CTAs per SM, a core's sample window (thread instructions over cycles; `id` names the
+ * round it answers), a core's pause acknowledgement, a paused core drained of CTAs, and the end of
+ * the kernel's CTA issue.
+ */
+export type ActiveCoreEvent =
+  | { type: 'kernel.start'; ctasPerSm: number }
+  | { type: 'sm.sample'; sm: number; threadInsts: number; cycles: number; id?: number }
+  | { type: 'core.paused'; sm: number }
+  | { type: 'core.drained'; sm: number }
+  | { type: 'kernel.issueComplete' };

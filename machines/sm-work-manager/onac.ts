@@ -56,7 +56,7 @@ import {
   type EstimationRecord,
   type OnacParams,
 } from '../../src/model/smwm/active-cores.ts';
-import type { ControllerRequest } from './controller-events.ts';
+import type { ActiveCoreEvent, ControllerRequest } from './controller-events.ts';
 
 /** Input of {@link onacMachine}: the chip's core count and the policy parameters (defaults of `onacParams`). */
 export interface OnacInput extends Partial<OnacParams> {
@@ -88,12 +88,7 @@ export interface OnacContext {
 }
 
 /** Events of {@link onacMachine}. */
-export type OnacEvent =
-  | { type: 'kernel.start'; ctasPerSm: number }
-  | { type: 'sm.sample'; sm: number; threadInsts: number; cycles: number; id?: number }
-  | { type: 'core.paused'; sm: number }
-  | { type: 'core.drained'; sm: number }
-  | { type: 'kernel.issueComplete' };
+export type OnacEvent = ActiveCoreEvent;
 
 
 /** The ONAC statechart (module-level; each kernel's instance is parametrised by `input`). */

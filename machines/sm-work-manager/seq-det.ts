@@ -43,7 +43,7 @@ import {
   type EstimationRecord,
   type SeqDetParams,
 } from '../../src/model/smwm/active-cores.ts';
-import type { ControllerRequest } from './controller-events.ts';
+import type { ActiveCoreEvent, ControllerRequest } from './controller-events.ts';
 
 /** Input of {@link seqDetMachine}: the chip's core count and the policy parameters (defaults of `seqDetParams`). */
 export interface SeqDetInput extends Partial<SeqDetParams> {
@@ -74,12 +74,7 @@ export interface SeqDetContext {
 }
 
 /** Events of {@link seqDetMachine} (as ONAC's). */
-export type SeqDetEvent =
-  | { type: 'kernel.start'; ctasPerSm: number }
-  | { type: 'sm.sample'; sm: number; threadInsts: number; cycles: number; id?: number }
-  | { type: 'core.paused'; sm: number }
-  | { type: 'core.drained'; sm: number }
-  | { type: 'kernel.issueComplete' };
+export type SeqDetEvent = ActiveCoreEvent;
 
 /** The Seq-Det statechart (module-level; each kernel's instance is parametrised by `input`). */
 export const seqDetMachine = setup({
